@@ -1,0 +1,207 @@
+// auth_login.cpp: corebank.auth_login_begin and corebank.auth_login_finish,
+// the two halves of a password login.
+//
+// The tier verifies the password with argon2id between the two calls (never
+// in a backend). begin counts the attempt against the identifier's rate limit
+// and hands out the stored hash; finish applies the outcome:
+//   - lockout: the 5th consecutive failure locks the account for 30 minutes
+//     (that attempt still answers "invalid"); a success resets the counter;
+//   - session cap: at most 3 live sessions; a new login revokes the oldest.
+// Both rules hold under concurrent logins because finish locks the user row
+// (SELECT .. FOR UPDATE) before reading the counter or counting sessions.
+// Outcomes that must persist (a counted failure, a rate-limit hit) are
+// returned as {"outcome": ...}: raising would roll them back.
+#include "core/identity_limits.hpp"
+#include "entry/entry.hpp"
+#include "pg/access_tokens.hpp"
+#include "pg/args.hpp"
+#include "pg/audit.hpp"
+#include "pg/check.hpp"
+#include "pg/clients.hpp"
+#include "pg/datums.hpp"
+#include "pg/rate_limiter.hpp"
+#include "pg/sessions.hpp"
+#include "pg/settings.hpp"
+#include "pg/spi.hpp"
+#include "pg/values.hpp"
+
+namespace {
+
+using namespace corebank;
+using corebank::pg::Uuid;
+namespace args = corebank::pg::args;
+namespace spi = corebank::pg::spi;
+
+constexpr std::size_t ip_length_max = 64;
+
+static_assert(core::live_sessions_per_user_max >= 1);
+static_assert(core::lockout_minutes > 0);
+
+/*---- begin ----*/
+
+// Columns: 1 active (status ACTIVE), 2 locked (locked_until in the future),
+// 3 the "proceed" answer.
+constexpr const char select_by_email_sql[] =
+    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), "
+    "       jsonb_build_object('outcome', 'proceed', 'userId', u.id, 'passwordHash', u.password_hash) "
+    "FROM corebank.auth_users u WHERE u.email = $1";
+
+constexpr const char select_by_phone_sql[] =
+    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), "
+    "       jsonb_build_object('outcome', 'proceed', 'userId', u.id, 'passwordHash', u.password_hash) "
+    "FROM corebank.auth_users u WHERE u.phone_key = $1";
+
+/*---- finish ----*/
+
+constexpr const char lock_user_sql[] =
+    "SELECT status = 'ACTIVE', coalesce(locked_until > now(), false), failed_attempts "
+    "FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
+
+constexpr const char set_failed_attempts_sql[] =
+    "UPDATE corebank.auth_users SET failed_attempts = $2, updated_at = now() WHERE id = $1";
+
+constexpr const char lock_account_sql[] =
+    "UPDATE corebank.auth_users "
+    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
+    "WHERE id = $1";
+
+constexpr const char clear_failures_sql[] =
+    "UPDATE corebank.auth_users SET failed_attempts = 0, locked_until = NULL, updated_at = now() "
+    "WHERE id = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)";
+
+struct FinishRequest {
+    Uuid user_id;
+    bool password_ok;
+    std::optional<std::string> client_id;
+    std::optional<std::string> channel;
+    std::optional<std::string> ip;
+    std::optional<std::string> user_agent;
+    std::optional<std::string> refresh_token_hash;
+};
+
+FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
+    FinishRequest request{args::require(args::uuid(fcinfo, 0), "user_id"),
+                          args::require(args::boolean(fcinfo, 1), "password_ok"),
+                          args::text(fcinfo, 2),
+                          args::text(fcinfo, 3),
+                          args::text(fcinfo, 4),
+                          args::text(fcinfo, 5),
+                          args::bytea(fcinfo, 6)};
+    args::check_length(request.channel, "channel", core::channel_length_max);
+    args::check_length(request.ip, "ip", ip_length_max);
+    args::check_sha256(request.refresh_token_hash, "refresh_token_hash");
+    if (request.password_ok && !request.refresh_token_hash) args::throw_validation("refresh_token_hash: is required");
+    return request;
+}
+
+// A wrong password: counts it, and locks the account at the threshold.
+void record_failure(const FinishRequest& request, std::int64_t failed_attempts_before) {
+    CB_CHECK(failed_attempts_before >= 0 && failed_attempts_before < core::failed_logins_before_lockout);
+    const std::int64_t failed_attempts = failed_attempts_before + 1;
+    pg::audit::record("login_failed", request.user_id, request.channel, request.ip);
+    if (failed_attempts >= core::failed_logins_before_lockout) {
+        spi::execute(lock_account_sql, {spi::Arg::uuid(request.user_id), spi::Arg::int4(core::lockout_minutes)});
+        pg::audit::record("locked", request.user_id, request.channel, request.ip);
+    } else {
+        spi::execute(set_failed_attempts_sql,
+                     {spi::Arg::uuid(request.user_id), spi::Arg::int4(static_cast<std::int32_t>(failed_attempts))});
+    }
+}
+
+// Makes room for one more session under the cap by revoking the oldest.
+void enforce_session_cap(const Uuid& user_id) {
+    const std::int64_t live = pg::sessions::live_count(user_id);
+    const std::int64_t excess = live - (core::live_sessions_per_user_max - 1);
+    if (excess > 0) pg::sessions::revoke_oldest(user_id, excess, "session_cap");
+    CB_CHECK(pg::sessions::live_count(user_id) <= core::live_sessions_per_user_max - 1);
+}
+
+}  // namespace
+
+/* SQL function: corebank.auth_login_begin(identifier_kind text, identifier text, client_id text) returns jsonb */
+COREBANK_FUNCTION(auth_login_begin) {
+    const std::string kind = args::require(args::text(fcinfo, 0), "identifier_kind");
+    const std::string identifier = args::require(args::text(fcinfo, 1), "identifier");
+    const std::optional<std::string> client_id = args::text(fcinfo, 2);
+    const bool by_email = kind == "email";
+    if (!by_email && kind != "phone") args::throw_validation("identifier_kind: must be email or phone");
+    args::check_length(identifier, "identifier", core::email_length_max);
+    const settings::Identity settings = settings::current();
+
+    // The rate limit counts the normalised identifier, so "A@x.com " and
+    // "a@x.com" (or a phone with and without '+') share one budget.
+    const std::string key = by_email ? pg::normalize_email(identifier) : pg::phone_key(identifier);
+
+    spi::connect();
+    if (!pg::rate_limiter::hit("login", kind + ":" + key, settings.login_rate_limit, settings.login_rate_window_s)) {
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"rate_limited"})"));
+    }
+    // Raising here rolls the hit back, but a request with a bad clientId
+    // cannot log in either, so it gains nothing from the limit it escapes.
+    pg::clients::require_active_or_absent(client_id);
+
+    const std::uint64_t rows =
+        key.empty() ? 0 : spi::execute(by_email ? select_by_email_sql : select_by_phone_sql, {spi::Arg::text(key)});
+    CB_CHECK(rows <= 1);  // email and phone_key are unique
+    if (rows == 0) {
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"unknown"})"));
+    }
+    const bool active = spi::get_bool(0, 1).value();
+    const bool locked = spi::get_bool(0, 2).value();
+    if (!active || locked) {
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
+    }
+    bool is_null = true;
+    const Datum proceed = spi::get_jsonb_for_return(0, 3, &is_null);
+    CB_CHECK(!is_null);
+    spi::finish();
+    PG_RETURN_DATUM(proceed);
+}
+
+/* SQL function: corebank.auth_login_finish(user_id uuid, password_ok bool, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea) returns jsonb */
+COREBANK_FUNCTION(auth_login_finish) {
+    const FinishRequest request = read_finish_request(fcinfo);
+    const settings::Identity settings = settings::current();
+
+    spi::connect();
+    pg::clients::require_active_or_absent(request.client_id);
+
+    // The user row lock serialises every login and refresh of this user.
+    const std::uint64_t rows = spi::execute(lock_user_sql, {spi::Arg::uuid(request.user_id)});
+    if (rows == 0) {
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"invalid"})"));
+    }
+    const bool active = spi::get_bool(0, 1).value();
+    const bool locked = spi::get_bool(0, 2).value();
+    const std::int64_t failed_attempts = spi::get_int(0, 3).value();
+    if (!active || locked) {
+        pg::audit::record("login_failed", request.user_id, request.channel, request.ip, R"({"reason":"locked"})");
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
+    }
+    if (!request.password_ok) {
+        record_failure(request, failed_attempts);
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"invalid"})"));
+    }
+
+    spi::execute(clear_failures_sql, {spi::Arg::uuid(request.user_id)});
+    enforce_session_cap(request.user_id);
+    const std::string audience = request.client_id.value_or(settings.default_audience);
+    const Uuid session_id = pg::sessions::open(pg::sessions::NewSession{
+        request.user_id, request.client_id, audience, request.channel, request.ip, request.user_agent,
+        request.refresh_token_hash.value(), settings.refresh_token_ttl_s});
+    CB_CHECK(pg::sessions::live_count(request.user_id) <= core::live_sessions_per_user_max);
+
+    const pg::access_tokens::Issued issued =
+        pg::access_tokens::issue_for_user(request.user_id, session_id, audience, settings);
+    pg::audit::record("login_ok", request.user_id, request.channel, request.ip);
+    const Datum block = pg::access_tokens::token_block_for_return(issued, request.user_id, session_id,
+                                                                  pg::access_tokens::BlockShape::outcome_ok);
+    spi::finish();
+    PG_RETURN_DATUM(block);
+}

@@ -1,0 +1,373 @@
+// spi.cpp: see spi.hpp.
+//
+// The plan cache is a fixed array, per backend: statements are static strings,
+// so their number is bounded by the source code. A plan kept with
+// SPI_keepplan is revalidated by PostgreSQL's plan cache when the objects it
+// uses change (DROP/CREATE EXTENSION in the same backend included).
+#include "pg/spi.hpp"
+
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "pg/check.hpp"
+#include "pg/guard.hpp"
+
+namespace corebank::pg::spi {
+
+namespace {
+
+constexpr int statement_args_max = 16;
+constexpr int cached_plans_max = 128;
+constexpr std::size_t text_array_elements_max = 1000;
+
+struct CachedPlan {
+    const char* sql;   // the key: address of a static string
+    SPIPlanPtr plan;
+    int arg_count;
+    Oid arg_types[statement_args_max];
+};
+
+CachedPlan cached_plans[cached_plans_max];
+int cached_plan_count = 0;
+
+[[noreturn]] void throw_internal(const char* message, const char* detail) {
+    throw core::CoreError(core::sqlstate_internal, message, detail == nullptr ? "" : detail);
+}
+
+// Finds or prepares the plan of `sql` for these argument types.
+const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count) {
+    CB_CHECK(sql != nullptr);
+    CB_CHECK(arg_count >= 0 && arg_count <= statement_args_max);
+    for (int index = 0; index < cached_plan_count; ++index) {
+        const CachedPlan& cached = cached_plans[index];
+        if (cached.sql != sql) continue;
+        // A static statement is always called with the same types; anything
+        // else is a programming error.
+        CB_CHECK(cached.arg_count == arg_count);
+        CB_CHECK(std::memcmp(cached.arg_types, arg_types, sizeof(Oid) * static_cast<std::size_t>(arg_count)) == 0);
+        return cached;
+    }
+    CB_CHECK(cached_plan_count < cached_plans_max);
+
+    Oid types[statement_args_max] = {};
+    std::memcpy(types, arg_types, sizeof(Oid) * static_cast<std::size_t>(arg_count));
+    const SPIPlanPtr plan = pg_guard([&]() noexcept -> SPIPlanPtr {
+        SPIPlanPtr prepared = SPI_prepare(sql, arg_count, types);
+        if (prepared != nullptr && SPI_keepplan(prepared) != 0) return nullptr;
+        return prepared;
+    });
+    if (plan == nullptr) throw_internal("SPI_prepare failed", sql);
+
+    CachedPlan& entry = cached_plans[cached_plan_count];
+    entry.sql = sql;
+    entry.plan = plan;
+    entry.arg_count = arg_count;
+    std::memcpy(entry.arg_types, types, sizeof types);
+    ++cached_plan_count;
+    return entry;
+}
+
+// Checks that the last execute() produced `row` and `column`, and that the
+// column has one of the expected types (InvalidOid: any type).
+void check_cell(std::uint64_t row, int column, Oid expected_a, Oid expected_b = InvalidOid,
+                Oid expected_c = InvalidOid) {
+    CB_CHECK(SPI_tuptable != nullptr);
+    CB_CHECK(row < SPI_processed);
+    CB_CHECK(column >= 1 && column <= SPI_tuptable->tupdesc->natts);
+    if (expected_a == InvalidOid) return;
+    const Oid type = TupleDescAttr(SPI_tuptable->tupdesc, column - 1)->atttypid;
+    CB_CHECK(type == expected_a || type == expected_b || type == expected_c);
+}
+
+// The binary value of a checked cell; PostgreSQL calls guarded.
+Datum cell_value(std::uint64_t row, int column, bool* is_null) {
+    return pg_guard([&]() noexcept {
+        return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column, is_null);
+    });
+}
+
+// Copies a text/bytea Datum (possibly toasted) into a std::string.
+std::string varlena_bytes(Datum value) {
+    struct Bytes {
+        const char* data;
+        std::size_t length;
+    };
+    const Bytes bytes = pg_guard([&]() noexcept {
+        struct varlena* detoasted = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
+        return Bytes{VARDATA_ANY(detoasted), VARSIZE_ANY_EXHDR(detoasted)};
+    });
+    return std::string(bytes.data, bytes.length);
+}
+
+}  // namespace
+
+/*---- Arg ----*/
+
+Arg Arg::text(std::optional<std::string_view> value) {
+    Arg arg(TEXTOID);
+    if (value) {
+        arg.is_null_ = false;
+        arg.bytes_ = std::string(*value);
+    }
+    return arg;
+}
+
+Arg Arg::bytea(std::optional<std::string_view> value) {
+    Arg arg(BYTEAOID);
+    if (value) {
+        arg.is_null_ = false;
+        arg.bytes_ = std::string(*value);
+    }
+    return arg;
+}
+
+Arg Arg::jsonb(std::optional<std::string_view> json_text) {
+    Arg arg(JSONBOID);
+    if (json_text) {
+        arg.is_null_ = false;
+        arg.bytes_ = std::string(*json_text);
+    }
+    return arg;
+}
+
+Arg Arg::uuid(std::optional<Uuid> value) {
+    Arg arg(UUIDOID);
+    if (value) {
+        arg.is_null_ = false;
+        arg.uuid_ = *value;
+    }
+    return arg;
+}
+
+Arg Arg::boolean(std::optional<bool> value) {
+    Arg arg(BOOLOID);
+    if (value) {
+        arg.is_null_ = false;
+        arg.integer_ = *value ? 1 : 0;
+    }
+    return arg;
+}
+
+Arg Arg::int4(std::optional<std::int32_t> value) {
+    Arg arg(INT4OID);
+    if (value) {
+        arg.is_null_ = false;
+        arg.integer_ = *value;
+    }
+    return arg;
+}
+
+Arg Arg::int8(std::optional<std::int64_t> value) {
+    Arg arg(INT8OID);
+    if (value) {
+        arg.is_null_ = false;
+        arg.integer_ = *value;
+    }
+    return arg;
+}
+
+Arg Arg::text_array(std::optional<std::vector<std::string>> values) {
+    Arg arg(TEXTARRAYOID);
+    if (values) {
+        CB_CHECK(values->size() <= text_array_elements_max);
+        arg.is_null_ = false;
+        arg.elements_ = std::move(*values);
+    }
+    return arg;
+}
+
+Datum Arg::to_datum() const {
+    CB_CHECK(!is_null_);
+    switch (type_) {
+        case BOOLOID:
+            return BoolGetDatum(integer_ != 0);
+        case INT4OID:
+            return Int32GetDatum(static_cast<int32>(integer_));
+        case INT8OID:
+            return Int64GetDatum(integer_);
+        case TEXTOID: {
+            const char* data = bytes_.data();
+            const int length = static_cast<int>(bytes_.size());
+            return pg_guard([&]() noexcept { return PointerGetDatum(cstring_to_text_with_len(data, length)); });
+        }
+        case BYTEAOID: {
+            const char* data = bytes_.data();
+            const std::size_t length = bytes_.size();
+            return pg_guard([&]() noexcept {
+                ::bytea* value = static_cast<::bytea*>(palloc(VARHDRSZ + length));
+                SET_VARSIZE(value, VARHDRSZ + length);
+                std::memcpy(VARDATA(value), data, length);
+                return PointerGetDatum(value);
+            });
+        }
+        case JSONBOID: {
+            const char* json_text = bytes_.c_str();
+            return pg_guard([&]() noexcept { return DirectFunctionCall1(jsonb_in, CStringGetDatum(json_text)); });
+        }
+        case UUIDOID: {
+            const unsigned char* data = uuid_.bytes.data();
+            return pg_guard([&]() noexcept {
+                pg_uuid_t* value = static_cast<pg_uuid_t*>(palloc(sizeof(pg_uuid_t)));
+                std::memcpy(value->data, data, UUID_LEN);
+                return UUIDPGetDatum(value);
+            });
+        }
+        case TEXTARRAYOID: {
+            const std::string* elements = elements_.data();
+            const int count = static_cast<int>(elements_.size());
+            return pg_guard([&]() noexcept {
+                Datum* datums = static_cast<Datum*>(palloc(sizeof(Datum) * static_cast<std::size_t>(count > 0 ? count : 1)));
+                for (int index = 0; index < count; ++index) {
+                    datums[index] = PointerGetDatum(
+                        cstring_to_text_with_len(elements[index].data(), static_cast<int>(elements[index].size())));
+                }
+                return PointerGetDatum(construct_array(datums, count, TEXTOID, -1, false, TYPALIGN_INT));
+            });
+        }
+        default:
+            break;
+    }
+    throw_internal("unsupported SPI argument type", nullptr);
+}
+
+/*---- connection ----*/
+
+void connect() {
+    const int result = pg_guard([]() noexcept { return SPI_connect(); });
+    if (result != SPI_OK_CONNECT) throw_internal("SPI_connect failed", nullptr);
+}
+
+void finish() {
+    const int result = pg_guard([]() noexcept { return SPI_finish(); });
+    if (result != SPI_OK_FINISH) throw_internal("SPI_finish failed", nullptr);
+}
+
+/*---- execution ----*/
+
+std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
+    const int arg_count = static_cast<int>(args.size());
+    CB_CHECK(arg_count <= statement_args_max);
+
+    Oid types[statement_args_max] = {};
+    Datum values[statement_args_max] = {};
+    char nulls[statement_args_max + 1] = {};
+    int index = 0;
+    for (const Arg& arg : args) {
+        types[index] = arg.type();
+        nulls[index] = arg.is_null() ? 'n' : ' ';
+        ++index;
+    }
+    const CachedPlan& cached = plan_for(sql, types, arg_count);
+
+    index = 0;
+    for (const Arg& arg : args) {
+        if (!arg.is_null()) values[index] = arg.to_datum();
+        ++index;
+    }
+
+    const SPIPlanPtr plan = cached.plan;
+    // read_only = false: each statement takes a fresh snapshot, so a query
+    // that follows a row lock wait sees what the lock holder committed.
+    const int result = pg_guard([&]() noexcept { return SPI_execute_plan(plan, values, nulls, false, 0); });
+    if (result < 0) {
+        const char* code = pg_guard([&]() noexcept { return SPI_result_code_string(result); });
+        throw_internal("SPI_execute_plan failed", code);
+    }
+    return SPI_processed;
+}
+
+/*---- getters ----*/
+
+std::optional<std::string> get_text(std::uint64_t row, int column) {
+    check_cell(row, column, InvalidOid);
+    const char* text = pg_guard([&]() noexcept {
+        return static_cast<const char*>(SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column));
+    });
+    if (text == nullptr) return std::nullopt;
+    return std::string(text);
+}
+
+std::optional<std::string> get_bytea(std::uint64_t row, int column) {
+    check_cell(row, column, BYTEAOID);
+    bool is_null = true;
+    const Datum value = cell_value(row, column, &is_null);
+    if (is_null) return std::nullopt;
+    return varlena_bytes(value);
+}
+
+std::optional<bool> get_bool(std::uint64_t row, int column) {
+    check_cell(row, column, BOOLOID);
+    bool is_null = true;
+    const Datum value = cell_value(row, column, &is_null);
+    if (is_null) return std::nullopt;
+    return DatumGetBool(value);
+}
+
+std::optional<std::int64_t> get_int(std::uint64_t row, int column) {
+    check_cell(row, column, INT2OID, INT4OID, INT8OID);
+    bool is_null = true;
+    const Datum value = cell_value(row, column, &is_null);
+    if (is_null) return std::nullopt;
+    switch (TupleDescAttr(SPI_tuptable->tupdesc, column - 1)->atttypid) {
+        case INT2OID:
+            return DatumGetInt16(value);
+        case INT4OID:
+            return DatumGetInt32(value);
+        default:
+            return DatumGetInt64(value);
+    }
+}
+
+std::optional<Uuid> get_uuid(std::uint64_t row, int column) {
+    check_cell(row, column, UUIDOID);
+    bool is_null = true;
+    const Datum value = cell_value(row, column, &is_null);
+    if (is_null) return std::nullopt;
+    Uuid uuid;
+    std::memcpy(uuid.bytes.data(), DatumGetUUIDP(value)->data, UUID_LEN);
+    return uuid;
+}
+
+std::optional<std::vector<std::string>> get_text_array(std::uint64_t row, int column) {
+    check_cell(row, column, TEXTARRAYOID);
+    bool is_null = true;
+    const Datum value = cell_value(row, column, &is_null);
+    if (is_null) return std::nullopt;
+
+    struct Elements {
+        Datum* datums;
+        bool* nulls;
+        int count;
+    };
+    const Elements elements = pg_guard([&]() noexcept {
+        Elements out{nullptr, nullptr, 0};
+        deconstruct_array(DatumGetArrayTypeP(value), TEXTOID, -1, false, TYPALIGN_INT, &out.datums, &out.nulls,
+                          &out.count);
+        return out;
+    });
+    CB_CHECK(elements.count >= 0 && static_cast<std::size_t>(elements.count) <= text_array_elements_max);
+
+    std::vector<std::string> strings;
+    strings.reserve(static_cast<std::size_t>(elements.count));
+    for (int index = 0; index < elements.count; ++index) {
+        CB_CHECK(!elements.nulls[index]);
+        // Array elements are never toasted on their own; VARDATA_ANY reads
+        // short and long headers alike without calling PostgreSQL.
+        const struct varlena* element = reinterpret_cast<const struct varlena*>(DatumGetPointer(elements.datums[index]));
+        strings.emplace_back(VARDATA_ANY(element), VARSIZE_ANY_EXHDR(element));
+    }
+    return strings;
+}
+
+Datum get_jsonb_for_return(std::uint64_t row, int column, bool* is_null) {
+    check_cell(row, column, JSONBOID);
+    const Datum value = cell_value(row, column, is_null);
+    if (*is_null) return static_cast<Datum>(0);
+    return pg_guard([&]() noexcept {
+        // Detoast first so the caller never receives a pointer into TOAST.
+        const Datum plain = PointerGetDatum(PG_DETOAST_DATUM(value));
+        return SPI_datumTransfer(plain, false, -1);
+    });
+}
+
+}  // namespace corebank::pg::spi

@@ -1,0 +1,82 @@
+// spi.hpp: a small, typed front end to SPI for the extension's queries.
+//
+// Design:
+//   - connect()/finish() are explicit, not RAII. If anything throws between
+//     them, the SQL function fails and the transaction (or subtransaction)
+//     abort cleans the SPI connection up; a destructor calling SPI_finish
+//     during unwinding would instead run PostgreSQL code after an error.
+//   - Statements are static strings and are planned once per backend:
+//     SPI_prepare + SPI_keepplan, cached by the address of the SQL text. The
+//     text is never built at run time; every value is a parameter ($1, $2..),
+//     so input can never become SQL.
+//   - Results are read from the last execute() with typed getters that copy
+//     into C++ values (text, bool, integers, uuid, text[]), or, for a jsonb
+//     the SQL function returns, copied into the caller's memory context with
+//     SPI_datumTransfer before finish() frees SPI's memory.
+//   - Every PostgreSQL call goes through pg_guard.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pg/postgres.hpp"
+#include "pg/values.hpp"
+
+namespace corebank::pg::spi {
+
+// One statement parameter: a typed, possibly NULL value owned by C++ until the
+// execute() call converts it to a Datum in SPI's memory.
+class Arg {
+public:
+    static Arg text(std::optional<std::string_view> value);
+    static Arg bytea(std::optional<std::string_view> value);
+    static Arg jsonb(std::optional<std::string_view> json_text);
+    static Arg uuid(std::optional<Uuid> value);
+    static Arg boolean(std::optional<bool> value);
+    static Arg int4(std::optional<std::int32_t> value);
+    static Arg int8(std::optional<std::int64_t> value);
+    static Arg text_array(std::optional<std::vector<std::string>> values);
+
+    Oid type() const noexcept { return type_; }
+    bool is_null() const noexcept { return is_null_; }
+    // Builds the Datum in CurrentMemoryContext (PostgreSQL calls: guarded).
+    Datum to_datum() const;
+
+private:
+    explicit Arg(Oid type) : type_(type) {}
+
+    Oid type_;
+    bool is_null_ = true;
+    std::string bytes_;                  // text, bytea, jsonb (as JSON text)
+    std::vector<std::string> elements_;  // text[]
+    Uuid uuid_{};
+    std::int64_t integer_ = 0;           // int4, int8, bool
+};
+
+void connect();
+void finish();
+
+// Executes a statement with its parameters and returns the number of rows it
+// processed. `sql` must have static storage duration: its address keys the
+// plan cache. The same statement must always be run with the same parameter
+// types (checked).
+std::uint64_t execute(const char* sql, std::initializer_list<Arg> args);
+
+// Getters over the rows of the last execute(); row < rows and column is
+// 1-based, as in SPI. A NULL value is std::nullopt.
+std::optional<std::string> get_text(std::uint64_t row, int column);   // any type, as text
+std::optional<std::string> get_bytea(std::uint64_t row, int column);
+std::optional<bool> get_bool(std::uint64_t row, int column);
+std::optional<std::int64_t> get_int(std::uint64_t row, int column);  // int2, int4, int8
+std::optional<Uuid> get_uuid(std::uint64_t row, int column);
+std::optional<std::vector<std::string>> get_text_array(std::uint64_t row, int column);
+
+// Copies a jsonb value into the memory context that was current at connect(),
+// so it survives finish() and can be returned. *is_null reports SQL NULL.
+Datum get_jsonb_for_return(std::uint64_t row, int column, bool* is_null);
+
+}  // namespace corebank::pg::spi

@@ -1,0 +1,112 @@
+#include "admin_commands.hpp"
+
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "core/identity_limits.hpp"
+#include "db.hpp"
+#include "db_errors.hpp"
+#include "identity/requests.hpp"
+#include "json_body.hpp"
+#include "json_util.hpp"
+#include "password_hash.hpp"
+
+namespace corebank::httpd {
+
+namespace {
+
+const Statement staff_create{"auth_staff_create",
+                             "SELECT corebank.auth_staff_create($1, $2, $3, $4, $5, $6::text[], $7)", 7};
+const Statement client_create{"auth_client_create",
+                              "SELECT corebank.auth_client_create($1, $2, $3::text[], $4, $5, $6)::text", 6};
+
+// --name value pairs; every flag takes one value.
+std::map<std::string, std::string> parse_flags(const std::vector<std::string>& args,
+                                               const std::vector<std::string>& allowed) {
+    std::map<std::string, std::string> out;
+    for (std::size_t i = 0; i < args.size(); i += 2) {
+        const std::string& flag = args[i];
+        bool known = false;
+        for (const auto& a : allowed) known = known || flag == "--" + a;
+        if (!known) throw std::runtime_error("unknown option " + flag);
+        if (i + 1 >= args.size()) throw std::runtime_error(flag + " needs a value");
+        out[flag.substr(2)] = args[i + 1];
+    }
+    return out;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, separator))
+        if (!trim_ascii(item).empty()) out.push_back(trim_ascii(item));
+    return out;
+}
+
+Param optional(const std::map<std::string, std::string>& flags, const char* name) {
+    const auto it = flags.find(name);
+    return it == flags.end() ? Param() : Param(it->second);
+}
+
+int fail(const std::string& message) {
+    std::cerr << "corebankd: " << message << "\n";
+    return 2;
+}
+
+int run_guarded(const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const DbError& e) {
+        return fail(api_error_from_db(e).what());
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+}
+
+}  // namespace
+
+int run_staff_create(const Config& config, const std::vector<std::string>& args) {
+    return run_guarded([&] {
+        const auto flags = parse_flags(args, {"email", "password", "roles", "branch", "phone", "first-name", "last-name"});
+        if (!flags.count("email") || !flags.count("password") || !flags.count("roles"))
+            return fail("usage: staff-create --email E --password P --roles r1,r2 [--branch CODE]");
+        const std::string email = identity::normalise_email(flags.at("email"));
+        if (!identity::is_valid_email(email)) return fail("--email is not a valid email address");
+        const std::string& password = flags.at("password");
+        const std::size_t length = utf8_length(password);
+        if (length < core::password_length_min || length > core::password_length_max)
+            return fail("--password must be 8 to 128 characters");
+        const auto roles = split(flags.at("roles"), ',');
+        if (roles.empty()) return fail("--roles needs at least one role");
+        Db db(config.database_url, {});
+        const auto id = db.exec(staff_create, {email, optional(flags, "phone"), password_hash(password),
+                                               optional(flags, "first-name"), optional(flags, "last-name"),
+                                               text_array_param(roles), optional(flags, "branch")})
+                            .scalar();
+        std::cout << id.value_or("") << "\n";
+        return 0;
+    });
+}
+
+int run_client_create(const Config& config, const std::vector<std::string>& args) {
+    return run_guarded([&] {
+        const auto flags = parse_flags(args, {"id", "secret", "scopes", "name", "reset-link-base", "app-name"});
+        if (!flags.count("id") || !flags.count("secret"))
+            return fail("usage: client-create --id ID --secret SECRET --scopes \"a b\"");
+        const std::string& secret = flags.at("secret");
+        if (secret.size() < 8 || secret.size() > 256) return fail("--secret must be 8 to 256 characters");
+        const auto scopes = split(flags.count("scopes") ? flags.at("scopes") : "", ' ');
+        Db db(config.database_url, {});
+        const auto result = parse_db_json(
+            db.exec(client_create, {flags.at("id"), password_hash(secret), text_array_param(scopes),
+                                    optional(flags, "name"), optional(flags, "reset-link-base"),
+                                    optional(flags, "app-name")})
+                .scalar());
+        std::cout << json_string(result, "clientId", flags.at("id")) << "\n";
+        return 0;
+    });
+}
+
+}  // namespace corebank::httpd

@@ -1,0 +1,165 @@
+// config.cpp: parse "key = value" lines; environment wins over the file.
+#include "config.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace corebank::httpd {
+
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return "";
+    const auto last = s.find_last_not_of(" \t\r\n");
+    return s.substr(first, last - first + 1);
+}
+
+int parse_int(const std::string& key, const std::string& value, int min, int max) {
+    int out = 0;
+    const auto* end = value.data() + value.size();
+    const auto [ptr, ec] = std::from_chars(value.data(), end, out);
+    if (ec != std::errc() || ptr != end || out < min || out > max)
+        throw std::runtime_error("config: " + key + " must be an integer in " + std::to_string(min) + ".." +
+                                 std::to_string(max) + ", got '" + value + "'");
+    return out;
+}
+
+bool parse_bool(const std::string& key, const std::string& value) {
+    if (value == "true" || value == "1" || value == "yes" || value == "on") return true;
+    if (value == "false" || value == "0" || value == "no" || value == "off") return false;
+    throw std::runtime_error("config: " + key + " must be true or false, got '" + value + "'");
+}
+
+std::vector<std::string> split_list(const std::string& value) {
+    std::vector<std::string> out;
+    std::string item;
+    for (char c : value + ",") {
+        if (c == ',') {
+            if (!trim(item).empty()) out.push_back(trim(item));
+            item.clear();
+        } else {
+            item.push_back(c);
+        }
+    }
+    return out;
+}
+
+using Setter = std::function<void(Config&, const std::string& key, const std::string& value)>;
+
+Setter int_setter(int Config::*field, int min, int max) {
+    return [=](Config& c, const std::string& k, const std::string& v) { c.*field = parse_int(k, v, min, max); };
+}
+Setter string_setter(std::string Config::*field) {
+    return [=](Config& c, const std::string&, const std::string& v) { c.*field = v; };
+}
+
+const std::map<std::string, Setter>& setters() {
+    static const std::map<std::string, Setter> table = {
+        {"listen", string_setter(&Config::listen)},
+        {"core_port", int_setter(&Config::core_port, 1, 65535)},
+        {"identity_port", int_setter(&Config::identity_port, 1, 65535)},
+        {"verify_port", int_setter(&Config::verify_port, 1, 65535)},
+        {"events_port", int_setter(&Config::events_port, 1, 65535)},
+        {"reactor_threads", int_setter(&Config::reactor_threads, 1, reactor_threads_max)},
+        {"db_pool_size", int_setter(&Config::db_pool_size, 1, db_pool_size_max)},
+        {"max_body_bytes",
+         [](Config& c, const std::string& k, const std::string& v) {
+             c.max_body_bytes = static_cast<std::size_t>(parse_int(k, v, 1024, static_cast<int>(max_body_bytes_max)));
+         }},
+        {"trusted_proxies", [](Config& c, const std::string&, const std::string& v) { c.trusted_proxies = split_list(v); }},
+        {"database_url", string_setter(&Config::database_url)},
+        {"statement_timeout_ms", int_setter(&Config::statement_timeout_ms, 100, 600000)},
+        {"issuer", string_setter(&Config::issuer)},
+        {"default_audience", string_setter(&Config::default_audience)},
+        {"access_token_ttl_s", int_setter(&Config::access_token_ttl_s, 60, 86400)},
+        {"refresh_token_ttl_s", int_setter(&Config::refresh_token_ttl_s, 300, 31536000)},
+        {"reset_token_ttl_s", int_setter(&Config::reset_token_ttl_s, 60, 86400)},
+        {"login_rate_limit", int_setter(&Config::login_rate_limit, 1, 1000000)},
+        {"login_rate_window_s", int_setter(&Config::login_rate_window_s, 1, 86400)},
+        {"reset_rate_limit", int_setter(&Config::reset_rate_limit, 1, 1000000)},
+        {"reset_rate_window_s", int_setter(&Config::reset_rate_window_s, 1, 86400)},
+        {"signing_key_rotation_days", int_setter(&Config::signing_key_rotation_days, 1, 3650)},
+        {"reset_link_base", string_setter(&Config::reset_link_base)},
+        {"app_name", string_setter(&Config::app_name)},
+        {"mail_transport",
+         [](Config& c, const std::string& k, const std::string& v) {
+             if (v != "file" && v != "smtp") throw std::runtime_error("config: " + k + " must be file or smtp");
+             c.mail_transport = v;
+         }},
+        {"mail_dir", string_setter(&Config::mail_dir)},
+        {"smtp_url", string_setter(&Config::smtp_url)},
+        {"mail_from", string_setter(&Config::mail_from)},
+        {"data_key_file", string_setter(&Config::data_key_file)},
+        {"log_requests", [](Config& c, const std::string& k, const std::string& v) { c.log_requests = parse_bool(k, v); }},
+    };
+    return table;
+}
+
+void apply(Config& config, const std::string& key, const std::string& value) {
+    const auto it = setters().find(key);
+    if (it == setters().end()) throw std::runtime_error("config: unknown key '" + key + "'");
+    it->second(config, key, value);
+}
+
+std::string resolve_path(const std::string& base_dir, const std::string& path) {
+    if (path.empty() || path.front() == '/' || base_dir.empty()) return path;
+    return (std::filesystem::path(base_dir) / path).lexically_normal().string();
+}
+
+}  // namespace
+
+std::map<std::string, std::string> current_environment() {
+    std::map<std::string, std::string> out;
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+        const std::string entry(*e);
+        const auto eq = entry.find('=');
+        if (eq != std::string::npos) out.emplace(entry.substr(0, eq), entry.substr(eq + 1));
+    }
+    return out;
+}
+
+Config load_config(const std::string& path, const std::map<std::string, std::string>& environment) {
+    Config config;
+    std::string base_dir;
+    if (!path.empty()) {
+        base_dir = std::filesystem::absolute(path).parent_path().string();
+        std::ifstream in(path);
+        if (!in && std::filesystem::exists(path)) throw std::runtime_error("config: cannot read " + path);
+        std::string line;
+        int number = 0;
+        while (std::getline(in, line)) {
+            ++number;
+            const std::string text = trim(line);
+            if (text.empty() || text.front() == '#') continue;
+            const auto eq = text.find('=');
+            if (eq == std::string::npos)
+                throw std::runtime_error("config: " + path + ":" + std::to_string(number) + ": expected key = value");
+            apply(config, trim(text.substr(0, eq)), trim(text.substr(eq + 1)));
+        }
+    }
+    for (const auto& [key, setter] : setters()) {
+        (void)setter;
+        std::string env_name = "CORE_";
+        for (char c : key) env_name.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+        const auto it = environment.find(env_name);
+        if (it != environment.end()) apply(config, key, it->second);
+    }
+    if (const auto it = environment.find("DATABASE_URL"); it != environment.end() && !it->second.empty())
+        config.database_url = it->second;
+    const std::string cwd = std::filesystem::current_path().string();
+    const std::string& dir = base_dir.empty() ? cwd : base_dir;
+    config.mail_dir = resolve_path(dir, config.mail_dir);
+    config.data_key_file = resolve_path(dir, config.data_key_file);
+    if (config.database_url.empty())
+        config.database_url = "host=" + resolve_path(dir, "var/run") + " port=54329 dbname=corebank user=corebank_app";
+    return config;
+}
+
+}  // namespace corebank::httpd

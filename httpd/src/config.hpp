@@ -1,0 +1,59 @@
+// config.hpp: corebankd's configuration: corebank.conf with CORE_<KEY>
+// environment overrides (and DATABASE_URL). Loaded once at start; read-only after.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace corebank::httpd {
+
+struct Config {
+    // network
+    std::string listen = "127.0.0.1";
+    int core_port = 8080;
+    int identity_port = 8081;
+    int verify_port = 8082;
+    int events_port = 8083;
+    int reactor_threads = 1;
+    int db_pool_size = 8;
+    std::size_t max_body_bytes = 1048576;
+    std::vector<std::string> trusted_proxies;
+    // database
+    std::string database_url;
+    int statement_timeout_ms = 5000;
+    // identity
+    std::string issuer = "http://127.0.0.1:8081";
+    std::string default_audience = "corebank";
+    int access_token_ttl_s = 900;
+    int refresh_token_ttl_s = 2592000;
+    int reset_token_ttl_s = 1800;
+    int login_rate_limit = 20;
+    int login_rate_window_s = 60;
+    int reset_rate_limit = 5;
+    int reset_rate_window_s = 3600;
+    int signing_key_rotation_days = 30;
+    std::string reset_link_base = "http://127.0.0.1:8081/auth/password/reset-form";
+    std::string app_name = "corebank";
+    // mail
+    std::string mail_transport = "file";
+    std::string mail_dir = "var/mail";
+    std::string smtp_url;
+    std::string mail_from = "no-reply@corebank.local";
+    std::string data_key_file = "var/secrets/data.key";
+    // logging
+    bool log_requests = true;
+};
+
+// Limits on the configuration itself (a typo must not produce a 0-thread server).
+inline constexpr int db_pool_size_max = 256;
+inline constexpr int reactor_threads_max = 64;
+inline constexpr std::size_t max_body_bytes_max = 64u * 1024u * 1024u;
+
+// Reads the file (missing file: defaults), then the environment. Throws
+// std::runtime_error naming the key on an unknown key or a bad value.
+Config load_config(const std::string& path, const std::map<std::string, std::string>& environment);
+std::map<std::string, std::string> current_environment();
+
+}  // namespace corebank::httpd

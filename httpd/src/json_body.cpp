@@ -1,0 +1,106 @@
+#include "json_body.hpp"
+
+#include <cassert>
+
+#include "api_error.hpp"
+
+namespace corebank::httpd {
+
+std::size_t utf8_length(const std::string& text) {
+    std::size_t count = 0;
+    for (unsigned char c : text)
+        if ((c & 0xC0) != 0x80) ++count;
+    return count;
+}
+
+std::string trim_ascii(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n\f\v");
+    if (first == std::string::npos) return "";
+    const auto last = text.find_last_not_of(" \t\r\n\f\v");
+    return text.substr(first, last - first + 1);
+}
+
+JsonBody::JsonBody(const std::string& text) {
+    // nlohmann rejects invalid UTF-8 and bad syntax; depth is bounded by the body size limit.
+    json_ = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (json_.is_discarded() || !json_.is_object()) throw bad_request("Malformed JSON request body");
+}
+
+void JsonBody::problem(const std::string& name, const std::string& reason) { problems_.emplace_back(name, reason); }
+
+bool JsonBody::has_problem(const std::string& name) const {
+    for (const auto& p : problems_)
+        if (p.first == name) return true;
+    return false;
+}
+
+std::optional<std::string> JsonBody::text(const std::string& name, const TextRule& rule) {
+    assert(rule.max_chars > 0);
+    read_.insert(name);
+    const auto it = json_.find(name);
+    if (it == json_.end() || it->is_null()) {
+        if (rule.required) problem(name, "is required");
+        return std::nullopt;
+    }
+    if (!it->is_string()) {
+        problem(name, "must be a string");
+        return std::nullopt;
+    }
+    std::string value = it->get<std::string>();
+    if (rule.trim) value = trim_ascii(value);
+    if (value.empty() && rule.blank_is_absent) {
+        if (rule.required) problem(name, "is required");
+        return std::nullopt;
+    }
+    if (value.find('\0') != std::string::npos) {
+        problem(name, "must not contain NUL characters");
+        return std::nullopt;
+    }
+    const std::size_t length = utf8_length(value);
+    if (length > rule.max_chars) {
+        problem(name, "must be at most " + std::to_string(rule.max_chars) + " characters");
+        return std::nullopt;
+    }
+    if (length < rule.min_chars) {
+        problem(name, rule.min_chars == 1 ? "must not be blank"
+                                          : "must be at least " + std::to_string(rule.min_chars) + " characters");
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<bool> JsonBody::boolean(const std::string& name, bool required) {
+    read_.insert(name);
+    const auto it = json_.find(name);
+    if (it == json_.end() || it->is_null()) {
+        if (required) problem(name, "is required");
+        return std::nullopt;
+    }
+    if (!it->is_boolean()) {
+        problem(name, "must be a boolean");
+        return std::nullopt;
+    }
+    return it->get<bool>();
+}
+
+void JsonBody::finish() const {
+    std::string message;
+    for (const auto& [name, reason] : problems_) message += (message.empty() ? "" : "; ") + name + ": " + reason;
+    for (const auto& item : json_.items()) {
+        if (read_.count(item.key()) == 0) {
+            // Keys are echoed, so bound them.
+            std::string key = item.key().size() > 64 ? item.key().substr(0, 64) + "..." : item.key();
+            message += (message.empty() ? "" : "; ") + key + ": unknown field";
+        }
+    }
+    if (!message.empty()) throw validation_error(message);
+}
+
+void expect_no_body(const std::string& text) {
+    if (trim_ascii(text).empty()) return;
+    const auto json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded()) throw bad_request("Malformed JSON request body");
+    if (!(json.is_object() && json.empty())) throw bad_request("This operation takes no request body");
+}
+
+}  // namespace corebank::httpd

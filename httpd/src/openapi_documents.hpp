@@ -1,0 +1,11 @@
+// openapi_documents.hpp: the OpenAPI 3.1 documents, compiled into the binary
+// from httpd/openapi/*.json at build time (see httpd/CMakeLists.txt).
+#pragma once
+
+#include <string>
+
+namespace corebank::httpd {
+
+const std::string& openapi_identity_document();
+
+}  // namespace corebank::httpd

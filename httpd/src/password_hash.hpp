@@ -1,0 +1,25 @@
+// password_hash.hpp: argon2id with the OWASP parameters (19 MiB, t=2, p=1).
+// About 20 ms per call: run it on worker threads only, never on a reactor
+// thread and never inside a database backend.
+#pragma once
+
+#include <string>
+
+namespace corebank::httpd {
+
+inline constexpr unsigned argon2_time_cost = 2;
+inline constexpr unsigned argon2_memory_kib = 19456;
+inline constexpr unsigned argon2_parallelism = 1;
+inline constexpr unsigned argon2_salt_bytes = 16;
+inline constexpr unsigned argon2_hash_bytes = 32;
+
+// PHC-encoded "$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>"; throws on failure.
+std::string password_hash(const std::string& password);
+// Constant-time verification (libargon2 compares in constant time). False for
+// a malformed encoded hash.
+bool password_verify(const std::string& encoded, const std::string& password);
+// A valid hash of a random password, made once: verifying against it keeps a
+// login for an unknown account as slow as one for a real account.
+const std::string& password_dummy_hash();
+
+}  // namespace corebank::httpd

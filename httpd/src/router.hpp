@@ -1,0 +1,43 @@
+// router.hpp: method + path-pattern dispatch with ":name" segments. Our own,
+// rather than Pistache's Rest::Router, so that 404, 405 and 413 answers carry
+// the documented error body and every response gets the same headers and log line.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "db.hpp"
+#include "http_types.hpp"
+
+namespace corebank::httpd {
+
+// Where a handler runs: on the reactor (cheap, no database, no hashing) or on
+// a worker that owns a database connection.
+enum class RunOn { reactor, worker };
+
+struct Route {
+    std::string method;
+    std::string pattern;  // e.g. /auth/sessions/:id
+    RunOn run_on;
+    std::function<HttpResponse(const HttpRequest&, Db*)> handler;
+};
+
+struct RouteMatch {
+    const Route* route = nullptr;   // null: no route for this method and path
+    bool path_known = false;        // true with a null route: 405
+    std::vector<std::string> allowed_methods;
+};
+
+class Router {
+public:
+    void add(Route route);
+    // Fills request.path_params on a match.
+    RouteMatch match(HttpRequest& request) const;
+    const std::vector<Route>& routes() const { return routes_; }
+
+private:
+    std::vector<Route> routes_;
+};
+
+}  // namespace corebank::httpd

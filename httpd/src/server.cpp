@@ -1,0 +1,183 @@
+// server.cpp: start-up and shut-down of corebankd.
+//
+// Order matters: signals are blocked before any thread starts (so only the
+// sigwait below receives them), the services start even while the database
+// is away (they answer 503 and reconnect by themselves), and shut-down stops
+// accepting before it stops the workers.
+#include "server.hpp"
+
+#include <csignal>
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "data_key.hpp"
+#include "identity/context.hpp"
+#include "identity/statements.hpp"
+#include "log.hpp"
+#include "mail/outbox_sender.hpp"
+#include "openapi_documents.hpp"
+#include "service.hpp"
+#include "worker_pool.hpp"
+
+namespace corebank::httpd {
+
+namespace {
+
+// GUCs every tier connection carries: the extension reads them (identity-db-api.md).
+std::vector<std::pair<std::string, std::string>> connection_settings(const Config& c) {
+    return {
+        {"statement_timeout", std::to_string(c.statement_timeout_ms)},
+        {"corebank.issuer", c.issuer},
+        {"corebank.default_audience", c.default_audience},
+        {"corebank.access_token_ttl_s", std::to_string(c.access_token_ttl_s)},
+        {"corebank.refresh_token_ttl_s", std::to_string(c.refresh_token_ttl_s)},
+        {"corebank.reset_token_ttl_s", std::to_string(c.reset_token_ttl_s)},
+        {"corebank.login_rate_limit", std::to_string(c.login_rate_limit)},
+        {"corebank.login_rate_window_s", std::to_string(c.login_rate_window_s)},
+        {"corebank.reset_rate_limit", std::to_string(c.reset_rate_limit)},
+        {"corebank.reset_rate_window_s", std::to_string(c.reset_rate_window_s)},
+        {"corebank.signing_key_rotation_days", std::to_string(c.signing_key_rotation_days)},
+    };
+}
+
+HttpResponse render_events_error(const ApiError& error) {
+    // 03-verification-and-events.md: business errors use the envelope.
+    std::string code = error.code;
+    for (char& ch : code) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    HttpResponse r = json_response(
+        error.status, nlohmann::json{{"success", false}, {"error", {{"code", code}, {"message", error.what()}}}});
+    r.headers = error.headers;
+    return r;
+}
+
+// Every minute: prune expired rows, rotate the signing key when due, reload
+// the public keys. The first pass retries every 2 s until the database answers.
+class Maintenance {
+public:
+    Maintenance(std::unique_ptr<Db> db, std::shared_ptr<TokenVerifier> verifier)
+        : db_(std::move(db)), verifier_(std::move(verifier)) {}
+    ~Maintenance() { stop(); }
+    void start() { thread_ = std::thread([this] { loop(); }); }
+    void stop() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    void loop() {
+        bool ready = false;
+        for (;;) {
+            try {
+                if (!ready) db_->exec(identity::sql::ensure_signing_key, {});
+                else db_->exec(identity::sql::maintenance, {});
+                verifier_->refresh(*db_);
+                if (!ready) log_info("signing keys loaded", {{"keys", verifier_->key_count()}});
+                ready = true;
+            } catch (const std::exception& e) {
+                log_error("maintenance pass failed", {{"error", e.what()}});
+            }
+            std::unique_lock<std::mutex> lock(mutex_);
+            wake_.wait_for(lock, ready ? std::chrono::seconds(60) : std::chrono::seconds(2), [this] { return stopping_; });
+            if (stopping_) return;
+        }
+    }
+
+    std::unique_ptr<Db> db_;
+    std::shared_ptr<TokenVerifier> verifier_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    std::thread thread_;
+};
+
+ServiceOptions service_options(const Config& c, const std::string& name, int port) {
+    ServiceOptions o;
+    o.name = name;
+    o.listen = c.listen;
+    o.port = port;
+    o.reactor_threads = c.reactor_threads;
+    o.max_body_bytes = c.max_body_bytes;
+    o.log_requests = c.log_requests;
+    o.trusted_proxies = c.trusted_proxies;
+    o.render_error = render_standard_error;
+    return o;
+}
+
+}  // namespace
+
+int run_server(const Config& config) {
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+
+    try {
+        const auto settings = connection_settings(config);
+        auto make_db = [&config, settings] { return std::make_unique<Db>(config.database_url, settings); };
+
+        auto context = std::make_shared<identity::Context>();
+        context->config = config;
+        context->verifier = std::make_shared<TokenVerifier>(config.issuer);
+        context->data_key = load_or_create_data_key(config.data_key_file);
+        context->openapi_document = openapi_identity_document();
+
+        std::unique_ptr<MailTransport> transport = config.mail_transport == "smtp"
+                                                       ? make_smtp_transport(config.smtp_url)
+                                                       : make_file_transport(config.mail_dir);
+        OutboxSender mail(make_db(), std::move(transport), context->data_key, config.mail_from);
+        context->wake_mail_sender = [&mail] { mail.wake(); };
+
+        WorkerPool pool(config.db_pool_size, make_db);
+        Maintenance maintenance(make_db(), context->verifier);
+
+        Service identity_service(service_options(config, "identity", config.identity_port),
+                                 identity::make_router(context), &pool);
+        auto core_options = service_options(config, "core", config.core_port);
+        core_options.unavailable_reason = "The core banking service is not built yet";
+        auto verify_options = service_options(config, "verify", config.verify_port);
+        verify_options.unavailable_reason = "The verification service is not built yet";
+        auto events_options = service_options(config, "events", config.events_port);
+        events_options.unavailable_reason = "The event service is not built yet";
+        events_options.render_error = render_events_error;
+        Service core_service(core_options, Router{}, &pool);
+        Service verify_service(verify_options, Router{}, &pool);
+        Service events_service(events_options, Router{}, &pool);
+
+        maintenance.start();
+        mail.start();
+        identity_service.start();
+        core_service.start();
+        verify_service.start();
+        events_service.start();
+        log_info("corebankd started");
+
+        int received = 0;
+        sigwait(&signals, &received);
+        log_info("corebankd stopping", {{"signal", received}});
+        identity_service.shutdown();
+        core_service.shutdown();
+        verify_service.shutdown();
+        events_service.shutdown();
+        pool.stop();
+        mail.stop();
+        maintenance.stop();
+        log_info("corebankd stopped");
+        return 0;
+    } catch (const std::exception& e) {
+        log_error("corebankd failed to start", {{"error", e.what()}});
+        return 1;
+    }
+}
+
+}  // namespace corebank::httpd

@@ -1,0 +1,263 @@
+// service.cpp: the bridge between Pistache and our handlers.
+#include "service.hpp"
+
+#include <pistache/endpoint.h>
+#include <pistache/http.h>
+
+#include <chrono>
+
+#include "clock.hpp"
+#include "core/crypto.hpp"
+#include "db_errors.hpp"
+#include "log.hpp"
+
+namespace corebank::httpd {
+
+using namespace Pistache;
+
+struct Service::State {
+    ServiceOptions options;
+    Router router;
+    WorkerPool* pool = nullptr;
+};
+
+namespace {
+
+// What the response path needs to know about the request after Pistache has
+// reused its buffers.
+struct ExchangeInfo {
+    std::string method;
+    std::string path;
+    std::string request_id;
+    std::string client_ip;
+    bool keep_alive = false;
+    std::chrono::steady_clock::time_point started;
+};
+
+bool request_id_is_safe(const std::string& id) {
+    if (id.empty() || id.size() > 64) return false;
+    for (char c : id)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+    return true;
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::map<std::string, std::string> copy_headers(const Http::Request& request) {
+    std::map<std::string, std::string> out;
+    for (const auto& header : request.headers().list()) {
+        std::ostringstream value;
+        header->write(value);
+        out[lower(header->name())] = value.str();
+    }
+    for (const auto& [name, raw] : request.headers().rawList()) out[lower(name)] = raw.value();
+    return out;
+}
+
+std::string client_ip_of(const Http::Request& request, const std::map<std::string, std::string>& headers,
+                         const std::vector<std::string>& trusted_proxies) {
+    std::string peer = request.address().host();
+    const auto xff = headers.find("x-forwarded-for");
+    if (xff == headers.end()) return peer;
+    bool trusted = false;
+    for (const auto& proxy : trusted_proxies) trusted = trusted || proxy == peer;
+    if (!trusted) return peer;
+    // The last hop is the address our trusted proxy saw.
+    std::string last = xff->second.substr(xff->second.rfind(',') == std::string::npos ? 0 : xff->second.rfind(',') + 1);
+    const auto first = last.find_first_not_of(' ');
+    const auto end = last.find_last_not_of(' ');
+    if (first == std::string::npos || end - first + 1 > 45) return peer;
+    return last.substr(first, end - first + 1);
+}
+
+void send_response(Http::ResponseWriter& writer, const ExchangeInfo& info, const HttpResponse& response,
+                   const ServiceOptions& options) noexcept {
+    try {
+        writer.headers().addRaw(Http::Header::Raw("X-Request-Id", info.request_id));
+        writer.headers().addRaw(Http::Header::Raw("Cache-Control", "no-store"));
+        for (const auto& [name, value] : response.headers) writer.headers().addRaw(Http::Header::Raw(name, value));
+        if (info.keep_alive) {
+            // Pistache 0.0.5 closes HTTP/1.1 connections unless the request said keep-alive.
+            writer.headers().remove<Http::Header::Connection>();
+            writer.headers().add<Http::Header::Connection>(Http::ConnectionControl::KeepAlive);
+        }
+        writer.send(static_cast<Http::Code>(response.status), response.body,
+                    Http::Mime::MediaType::fromString(response.content_type));
+    } catch (const std::exception& e) {
+        log_error("response could not be sent", {{"error", e.what()}, {"request_id", info.request_id}});
+    }
+    if (options.log_requests) {
+        const auto elapsed = std::chrono::steady_clock::now() - info.started;
+        const double duration_ms =
+            static_cast<double>(std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()) / 1000.0;
+        log_line("info", {{"msg", "request"},
+                          {"service", options.name},
+                          {"method", info.method},
+                          {"path", info.path},
+                          {"status", response.status},
+                          {"duration_ms", duration_ms},
+                          {"request_id", info.request_id},
+                          {"ip", info.client_ip}});
+    }
+}
+
+class Dispatcher : public Http::Handler {
+public:
+    HTTP_PROTOTYPE(Dispatcher)
+
+    explicit Dispatcher(std::shared_ptr<Service::State> state) : state_(std::move(state)) {}
+
+    void onRequest(const Http::Request& request, Http::ResponseWriter writer) override {
+        ExchangeInfo info;
+        info.started = std::chrono::steady_clock::now();
+        const ServiceOptions& options = state_->options;
+        try {
+            HttpRequest copy;
+            copy.method = Http::methodString(request.method());
+            copy.path = request.resource();
+            copy.headers = copy_headers(request);
+            for (auto it = request.query().parameters_begin(); it != request.query().parameters_end(); ++it)
+                copy.query[it->first] = it->second;
+            const auto given_id = copy.header("x-request-id");
+            copy.request_id = given_id && request_id_is_safe(*given_id) ? *given_id
+                                                                         : core::hex_encode(core::random_bytes(8));
+            copy.client_ip = client_ip_of(request, copy.headers, options.trusted_proxies);
+            const auto connection = copy.header("connection");
+            info.keep_alive = request.version() == Http::Version::Http11 &&
+                              !(connection && lower(*connection).find("close") != std::string::npos);
+            info.method = copy.method;
+            info.path = copy.path;
+            info.request_id = copy.request_id;
+            info.client_ip = copy.client_ip;
+
+            if (request.body().size() > options.max_body_bytes) {
+                send_response(writer, info,
+                              options.render_error(ApiError{413, "PAYLOAD_TOO_LARGE",
+                                                            "Request body exceeds " +
+                                                                std::to_string(options.max_body_bytes) + " bytes"}),
+                              options);
+                return;
+            }
+            if (!options.unavailable_reason.empty()) {
+                send_response(writer, info, options.render_error(service_unavailable(options.unavailable_reason)),
+                              options);
+                return;
+            }
+            const RouteMatch match = state_->router.match(copy);
+            if (match.route == nullptr) {
+                if (match.path_known) {
+                    ApiError e{405, "METHOD_NOT_ALLOWED", "Method " + copy.method + " is not allowed on this path"};
+                    std::string allow;
+                    for (const auto& m : match.allowed_methods) allow += (allow.empty() ? "" : ", ") + m;
+                    e.headers.emplace_back("Allow", allow);
+                    send_response(writer, info, options.render_error(e), options);
+                } else {
+                    send_response(writer, info, options.render_error(not_found("No such endpoint: " + copy.path)),
+                                  options);
+                }
+                return;
+            }
+            copy.body = request.body();
+            if (match.route->run_on == RunOn::reactor) {
+                send_response(writer, info, run_handler(*match.route, copy, nullptr, options), options);
+                return;
+            }
+            // Hand the exchange to a worker; the writer travels with it.
+            auto shared_writer = std::make_shared<Http::ResponseWriter>(std::move(writer));
+            const Route* route = match.route;
+            auto state = state_;
+            const bool accepted = state_->pool->submit(
+                [state, route, shared_writer, info, request_copy = std::move(copy)](Db& db) {
+                    const HttpResponse response = run_handler(*route, request_copy, &db, state->options);
+                    send_response(*shared_writer, info, response, state->options);
+                });
+            if (!accepted) {
+                ApiError busy = service_unavailable("The server is busy; retry shortly");
+                busy.headers.emplace_back("Retry-After", "1");
+                send_response(*shared_writer, info, options.render_error(busy), options);
+            }
+        } catch (const std::exception& e) {
+            log_error("request dispatch failed", {{"error", e.what()}});
+            send_response(writer, info, options.render_error(internal_error()), options);
+        }
+    }
+
+    void onTimeout(const Http::Request&, Http::ResponseWriter writer) override {
+        ExchangeInfo info;
+        info.started = std::chrono::steady_clock::now();
+        info.request_id = core::hex_encode(core::random_bytes(8));
+        send_response(writer, info, state_->options.render_error(ApiError{408, "REQUEST_TIMEOUT", "Request timed out"}),
+                      state_->options);
+    }
+
+private:
+    std::shared_ptr<Service::State> state_;
+};
+
+}  // namespace
+
+HttpResponse render_standard_error(const ApiError& error) {
+    nlohmann::json body{{"error", error.code}, {"message", error.what()}, {"status", error.status}};
+    if (error.with_timestamp) body["timestamp"] = iso8601_now();
+    HttpResponse response = json_response(error.status, body);
+    response.headers = error.headers;
+    return response;
+}
+
+HttpResponse run_handler(const Route& route, const HttpRequest& request, Db* db, const ServiceOptions& options) {
+    try {
+        return route.handler(request, db);
+    } catch (const ApiError& e) {
+        return options.render_error(e);
+    } catch (const DbError& e) {
+        return options.render_error(api_error_from_db(e));
+    } catch (const DbUnavailable& e) {
+        log_error("database unavailable", {{"error", e.what()}, {"request_id", request.request_id}});
+        ApiError away = service_unavailable("The database is unavailable; retry shortly");
+        away.headers.emplace_back("Retry-After", "2");
+        return options.render_error(away);
+    } catch (const std::exception& e) {
+        log_error("handler failed", {{"error", e.what()}, {"request_id", request.request_id}, {"path", request.path}});
+        return options.render_error(internal_error());
+    } catch (...) {
+        log_error("handler failed with an unknown exception", {{"request_id", request.request_id}});
+        return options.render_error(internal_error());
+    }
+}
+
+Service::Service(ServiceOptions options, Router router, WorkerPool* pool)
+    : state_(std::make_shared<State>(State{std::move(options), std::move(router), pool})) {}
+
+Service::~Service() { shutdown(); }
+
+void Service::start() {
+    const auto& o = state_->options;
+    endpoint_ = std::make_unique<Http::Endpoint>(Address(o.listen, Port(static_cast<uint16_t>(o.port))));
+    // Pistache's own cap answers with a plain-text 413; ours (max_body_bytes)
+    // answers with the error body, so Pistache's must sit above it.
+    const std::size_t library_limit = o.max_body_bytes * 2 + 64 * 1024;
+    endpoint_->init(Http::Endpoint::options()
+                        .threads(o.reactor_threads)
+                        .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay)
+                        .backlog(1024)
+                        .maxRequestSize(library_limit)
+                        .maxResponseSize(16 * 1024 * 1024)
+                        .headerTimeout(std::chrono::seconds(10))
+                        .bodyTimeout(std::chrono::seconds(30))
+                        .keepaliveTimeout(std::chrono::seconds(60)));
+    endpoint_->setHandler(Http::make_handler<Dispatcher>(state_));
+    endpoint_->serveThreaded();
+    log_info("service listening", {{"service", o.name}, {"listen", o.listen}, {"port", o.port}});
+}
+
+void Service::shutdown() {
+    if (endpoint_) {
+        endpoint_->shutdown();
+        endpoint_.reset();
+    }
+}
+
+}  // namespace corebank::httpd

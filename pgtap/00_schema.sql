@@ -1,0 +1,134 @@
+-- 00_schema.sql: the shape of the installed extension and who may touch it.
+--
+-- Goal: the tier's role (corebank_app) can execute exactly the API functions
+-- and cannot read or write any table, nor call the internal helpers; every
+-- API function is SECURITY DEFINER with a pinned search_path; the audit trail
+-- is append-only. Method: catalog checks, then SET ROLE corebank_app and try.
+BEGIN;
+SELECT plan(39);
+
+SELECT has_schema('corebank', 'schema corebank exists');
+SELECT has_schema('corebank_internal', 'schema corebank_internal exists');
+
+SELECT tables_are('corebank', ARRAY[
+    'auth_users', 'auth_oauth_clients', 'auth_sessions', 'auth_refresh_tokens', 'auth_access_tokens',
+    'auth_signing_keys', 'auth_reset_tokens', 'auth_rate_counters', 'auth_mail_outbox', 'auth_audit',
+    'auth_role_scopes'], 'corebank holds exactly the identity tables of the contract');
+
+SELECT col_is_pk('corebank', 'auth_users', 'id', 'auth_users: id is the primary key');
+SELECT col_is_pk('corebank', 'auth_oauth_clients', 'client_id', 'auth_oauth_clients: client_id is the primary key');
+SELECT col_is_pk('corebank', 'auth_sessions', 'id', 'auth_sessions: id is the primary key');
+SELECT col_is_pk('corebank', 'auth_refresh_tokens', 'token_hash', 'auth_refresh_tokens: token_hash is the primary key');
+SELECT col_is_pk('corebank', 'auth_access_tokens', 'jti', 'auth_access_tokens: jti is the primary key');
+SELECT col_is_pk('corebank', 'auth_signing_keys', 'kid', 'auth_signing_keys: kid is the primary key');
+SELECT col_is_pk('corebank', 'auth_reset_tokens', 'token_hash', 'auth_reset_tokens: token_hash is the primary key');
+SELECT col_is_pk('corebank', 'auth_rate_counters', ARRAY['bucket', 'key', 'window_start'],
+                 'auth_rate_counters: (bucket, key, window_start) is the primary key');
+SELECT col_is_pk('corebank', 'auth_mail_outbox', 'id', 'auth_mail_outbox: id is the primary key');
+SELECT col_is_pk('corebank', 'auth_audit', 'id', 'auth_audit: id is the primary key');
+SELECT col_is_pk('corebank', 'auth_role_scopes', 'role', 'auth_role_scopes: role is the primary key');
+SELECT col_is_unique('corebank', 'auth_users', 'email', 'auth_users: email is unique');
+SELECT col_is_unique('corebank', 'auth_users', 'phone_key', 'auth_users: phone_key is unique');
+SELECT col_type_is('corebank', 'auth_refresh_tokens', 'token_hash', 'bytea', 'refresh tokens are stored as bytea hashes');
+SELECT has_index('corebank', 'auth_signing_keys', 'auth_signing_keys_one_active', 'at most one active signing key (index)');
+SELECT has_index('corebank', 'auth_sessions', 'auth_sessions_live_by_user', 'live sessions are indexed by user');
+SELECT has_index('corebank', 'auth_access_tokens', 'auth_access_tokens_expiry', 'access tokens are indexed by expiry');
+
+-- Roles.
+SELECT has_role('corebank_app', 'role corebank_app exists');
+SELECT is((SELECT rolcanlogin AND NOT rolsuper FROM pg_roles WHERE rolname = 'corebank_app'), true,
+          'corebank_app can log in and is not a superuser');
+SELECT is((SELECT count(*) FROM pg_roles WHERE rolname IN ('corebank_auditor', 'corebank_reporting') AND NOT rolcanlogin),
+          2::bigint, 'corebank_auditor and corebank_reporting exist and cannot log in');
+
+-- Every API function: SECURITY DEFINER with search_path pinned.
+SELECT is((SELECT count(*) FROM pg_proc WHERE pronamespace = 'corebank'::regnamespace AND NOT prosecdef),
+          0::bigint, 'every function in schema corebank is SECURITY DEFINER');
+SELECT is((SELECT count(*) FROM pg_proc
+           WHERE pronamespace = 'corebank'::regnamespace
+             AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (proconfig), false)),
+          0::bigint, 'every function in schema corebank pins search_path = pg_catalog, pg_temp');
+
+-- Exactly the API functions are executable by corebank_app.
+SELECT set_eq(
+    $$SELECT p.oid::regprocedure::text FROM pg_proc p
+      WHERE p.pronamespace = 'corebank'::regnamespace AND has_function_privilege('corebank_app', p.oid, 'EXECUTE')$$,
+    ARRAY[
+      'corebank.auth_register(text,text,text,text,text,text,text,text,text,bytea)',
+      'corebank.auth_login_begin(text,text,text)',
+      'corebank.auth_login_finish(uuid,boolean,text,text,text,text,bytea)',
+      'corebank.auth_refresh(bytea,bytea,text,text)',
+      'corebank.auth_authenticate(uuid)',
+      'corebank.auth_user_password_hash(uuid)',
+      'corebank.auth_password_change(uuid,text)',
+      'corebank.auth_password_forgot(text,text,text,bytea)',
+      'corebank.auth_mail_enqueue(text,text,bytea)',
+      'corebank.auth_mail_claim(integer)',
+      'corebank.auth_mail_done(uuid,boolean,text)',
+      'corebank.auth_password_reset_begin(bytea)',
+      'corebank.auth_password_reset_finish(bytea,text)',
+      'corebank.auth_deactivate(uuid)',
+      'corebank.auth_logout(uuid,uuid)',
+      'corebank.auth_logout_all(uuid)',
+      'corebank.auth_me(uuid)',
+      'corebank.auth_sessions_list(uuid)',
+      'corebank.auth_client_lookup(text)',
+      'corebank.auth_client_token(text,text[])',
+      'corebank.auth_introspect(uuid)',
+      'corebank.auth_client_create(text,text,text[],text,text,text)',
+      'corebank.auth_staff_create(text,text,text,text,text,text[],text)',
+      'corebank.auth_jwks()',
+      'corebank.auth_ensure_signing_key()',
+      'corebank.auth_rotate_signing_key()',
+      'corebank.auth_maintenance()',
+      'corebank.policy_load(jsonb)'],
+    'corebank_app can execute exactly the API functions');
+
+SELECT is((SELECT count(*) FROM pg_proc p
+           WHERE p.pronamespace = 'corebank'::regnamespace
+             AND NOT has_function_privilege('corebank_app', p.oid, 'EXECUTE')),
+          0::bigint, 'every function in schema corebank is an API function');
+
+-- PUBLIC: a role with no grant can execute nothing and read nothing.
+CREATE ROLE cb_pgtap_nobody NOLOGIN;
+SELECT is((SELECT count(*) FROM pg_proc p
+           WHERE p.pronamespace IN ('corebank'::regnamespace, 'corebank_internal'::regnamespace)
+             AND has_function_privilege('cb_pgtap_nobody', p.oid, 'EXECUTE')),
+          0::bigint, 'PUBLIC can execute no corebank function');
+SELECT is((SELECT count(*) FROM pg_proc p
+           WHERE p.pronamespace = 'corebank_internal'::regnamespace
+             AND has_function_privilege('corebank_app', p.oid, 'EXECUTE')),
+          0::bigint, 'corebank_app can execute no internal helper');
+SELECT is(has_schema_privilege('corebank_app', 'corebank_internal', 'USAGE'), false,
+          'corebank_app has no USAGE on corebank_internal');
+SELECT is((SELECT count(*) FROM pg_class c
+           WHERE c.relnamespace = 'corebank'::regnamespace AND c.relkind IN ('r', 'S', 'v')
+             AND (has_table_privilege('corebank_app', c.oid, 'SELECT')
+               OR has_table_privilege('corebank_app', c.oid, 'INSERT')
+               OR has_table_privilege('corebank_app', c.oid, 'UPDATE')
+               OR has_table_privilege('corebank_app', c.oid, 'DELETE'))),
+          0::bigint, 'corebank_app has no privilege on any corebank table');
+
+-- Behaviour as the tier's role.
+SET ROLE corebank_app;
+SELECT throws_ok('SELECT * FROM corebank.auth_users', '42501', NULL, 'corebank_app cannot SELECT auth_users');
+SELECT throws_ok('SELECT private_key_pem FROM corebank.auth_signing_keys', '42501', NULL,
+                 'corebank_app cannot SELECT auth_signing_keys');
+SELECT throws_ok($$UPDATE corebank.auth_users SET roles = '{admin}'$$, '42501', NULL,
+                 'corebank_app cannot UPDATE auth_users');
+SELECT throws_ok($$SELECT corebank_internal.sign_jwt('{"sub":"x"}')$$, '42501', NULL,
+                 'corebank_app cannot call corebank_internal.sign_jwt');
+SELECT lives_ok('SELECT corebank.auth_jwks()', 'corebank_app can call corebank.auth_jwks');
+SELECT is(corebank.auth_authenticate(gen_random_uuid()), '{"active": false}'::jsonb,
+          'corebank_app can call corebank.auth_authenticate');
+RESET ROLE;
+
+-- The audit trail is append-only, even for the owner.
+SELECT corebank_internal.audit(NULL, 'register');
+SELECT throws_ok('UPDATE corebank.auth_audit SET event = ''logout''', '42501', 'corebank.auth_audit is append-only',
+                 'auth_audit refuses UPDATE');
+SELECT throws_ok('DELETE FROM corebank.auth_audit', '42501', 'corebank.auth_audit is append-only',
+                 'auth_audit refuses DELETE');
+
+SELECT * FROM finish();
+ROLLBACK;

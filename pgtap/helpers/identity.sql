@@ -1,0 +1,54 @@
+-- helpers/identity.sql: pg_temp helpers shared by the identity tests
+-- (included with \ir inside each test's transaction; gone at ROLLBACK).
+--
+-- The database never sees a password: password_hash values are fixed
+-- argon2id-looking strings. Tokens are plaintext strings in the tests; the
+-- functions only ever receive their SHA-256, as the tier sends them.
+
+-- An argon2id-looking PHC string; n makes distinct ones.
+CREATE FUNCTION pg_temp.hash(n int DEFAULT 0) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $f$ SELECT '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g' || n::text $f$;
+
+-- SHA-256 of a plaintext token, as the tier computes it.
+CREATE FUNCTION pg_temp.tok(plaintext text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE
+    AS $f$ SELECT sha256(convert_to(plaintext, 'UTF8')) $f$;
+
+-- Registers with defaults; the refresh token is the plaintext `token`.
+CREATE FUNCTION pg_temp.register(email text, phone text DEFAULT NULL, token text DEFAULT NULL,
+                                 client text DEFAULT NULL) RETURNS jsonb
+    LANGUAGE sql
+    AS $f$
+    SELECT corebank.auth_register(email, phone, pg_temp.hash(), 'Test', 'User', client, 'web', '10.0.0.1',
+                                  'pgtap', pg_temp.tok(coalesce(token, 'refresh-' || coalesce(email, phone))))
+$f$;
+
+-- The user id of a registration's token block.
+CREATE FUNCTION pg_temp.uid(block jsonb) RETURNS uuid
+    LANGUAGE sql IMMUTABLE
+    AS $f$ SELECT (block -> 'user' ->> 'id')::uuid $f$;
+
+-- A successful password check followed by login_finish.
+CREATE FUNCTION pg_temp.login(user_id uuid, token text, client text DEFAULT NULL) RETURNS jsonb
+    LANGUAGE sql
+    AS $f$
+    SELECT corebank.auth_login_finish(user_id, true, client, 'mobile', '10.0.0.2', 'pgtap', pg_temp.tok(token))
+$f$;
+
+-- Decodes segment `part` (1 header, 2 payload) of a compact JWS.
+CREATE FUNCTION pg_temp.jwt_part(token text, part int) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    AS $f$
+    SELECT convert_from(decode(rpad(translate(split_part(token, '.', part), '-_', '+/'),
+                                    ((length(split_part(token, '.', part)) + 3) / 4) * 4, '='),
+                               'base64'), 'UTF8')::jsonb
+$f$;
+
+-- Live sessions of a user.
+CREATE FUNCTION pg_temp.live_sessions(user_id uuid) RETURNS bigint
+    LANGUAGE sql
+    AS $f$
+    SELECT count(*) FROM corebank.auth_sessions s
+    WHERE s.user_id = live_sessions.user_id AND s.revoked_at IS NULL AND s.expires_at > now()
+$f$;
