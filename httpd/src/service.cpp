@@ -34,6 +34,29 @@ struct ExchangeInfo {
     std::chrono::steady_clock::time_point started;
 };
 
+// Pistache 0.0.5 writes only typed headers: addRaw() values never reach the
+// wire. A header whose name is known only at run time therefore needs its own
+// typed class.
+class DynamicHeader : public Http::Header::Header {
+public:
+    DynamicHeader(std::string name, std::string value) : name_(std::move(name)), value_(std::move(value)) {}
+    const char* name() const override { return name_.c_str(); }
+    void write(std::ostream& stream) const override { stream << value_; }
+    uint64_t hash() const override { return Http::Header::detail::hash(name_.c_str()); }
+
+private:
+    std::string name_;
+    std::string value_;
+};
+
+void add_header(Http::ResponseWriter& writer, const std::string& name, const std::string& value) {
+    // CR or LF in a value would split the header: drop them.
+    std::string clean;
+    for (char c : value)
+        if (c != '\r' && c != '\n') clean.push_back(c);
+    writer.headers().add(std::make_shared<DynamicHeader>(name, clean));
+}
+
 bool request_id_is_safe(const std::string& id) {
     if (id.empty() || id.size() > 64) return false;
     for (char c : id)
@@ -76,9 +99,13 @@ std::string client_ip_of(const Http::Request& request, const std::map<std::strin
 void send_response(Http::ResponseWriter& writer, const ExchangeInfo& info, const HttpResponse& response,
                    const ServiceOptions& options) noexcept {
     try {
-        writer.headers().addRaw(Http::Header::Raw("X-Request-Id", info.request_id));
-        writer.headers().addRaw(Http::Header::Raw("Cache-Control", "no-store"));
-        for (const auto& [name, value] : response.headers) writer.headers().addRaw(Http::Header::Raw(name, value));
+        add_header(writer, "X-Request-Id", info.request_id);
+        bool cache_control_given = false;
+        for (const auto& [name, value] : response.headers) {
+            add_header(writer, name, value);
+            cache_control_given = cache_control_given || name == "Cache-Control";
+        }
+        if (!cache_control_given) add_header(writer, "Cache-Control", "no-store");
         if (info.keep_alive) {
             // Pistache 0.0.5 closes HTTP/1.1 connections unless the request said keep-alive.
             writer.headers().remove<Http::Header::Connection>();

@@ -50,7 +50,7 @@ HttpResponse handle_jwks(const Context& context, const HttpRequest&, Db& db) {
     auto jwks = parse_db_json(db.exec(sql::jwks, {}).scalar());
     context.verifier->load_jwks(jwks);
     HttpResponse response = json_response(200, jwks);
-    response.headers.emplace_back("Cache-Control", "public, max-age=300");
+    response.headers.emplace_back("Cache-Control", "public, max-age=60");
     return response;
 }
 

@@ -46,7 +46,8 @@ std::string authenticate_client(const HttpRequest& request, const FormFields& fo
     if (credentials && (form_secret || (form_id && *form_id != credentials->user)))
         throw bad_request("Send client credentials either with HTTP Basic or as form fields, not both");
     if (!credentials) {
-        if (!form_id || !form_secret) throw bad_request("client_id and client_secret are required");
+        // RFC 6749 5.2: a request without client authentication is invalid_client (401).
+        if (!form_id || !form_secret) throw invalid_client();
         credentials = BasicCredentials{*form_id, *form_secret};
     }
     if (credentials->user.empty() || credentials->user.size() > core::client_id_length_max ||

@@ -16,7 +16,8 @@ using core::password_length_max;
 using core::password_length_min;
 
 const TextRule email_rule{false, 1, core::email_length_max, true, true};
-const TextRule phone_rule{false, 1, 32, true, true};
+// Phones are validated exactly as sent: the spec gives the pattern, not a cleanup.
+const TextRule phone_rule{false, 1, 32, false, true};
 const TextRule name_rule{false, 0, core::name_length_max, true, true};
 const TextRule channel_rule{false, 0, core::channel_length_max, true, true};
 const TextRule client_id_rule{false, 1, core::client_id_length_max, true, true};
