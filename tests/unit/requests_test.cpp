@@ -93,9 +93,18 @@ TEST(ParseRegister, EitherEmailOrPhoneIsRequired) {
 
 // Goal: a phone alone is enough, and is kept trimmed but otherwise as given.
 TEST(ParseRegister, PhoneAloneIsEnough) {
-    const auto r = identity::parse_register(json{{"phone", " +263771234567 "}, {"password", good_password}}.dump());
+    const auto r = identity::parse_register(json{{"phone", "+263771234567"}, {"password", good_password}}.dump());
     EXPECT_FALSE(r.email.has_value());
     EXPECT_EQ(r.phone, "+263771234567");
+}
+
+// Goal: a phone is checked exactly as sent against the spec's pattern: no
+// trimming, so surrounding white space or a newline is refused, not repaired.
+TEST(ParseRegister, PhoneIsNotTrimmed) {
+    EXPECT_THROW(identity::parse_register(json{{"phone", " +263771234567 "}, {"password", good_password}}.dump()),
+                 ApiError);
+    EXPECT_THROW(identity::parse_register(json{{"phone", "263771234567\n"}, {"password", good_password}}.dump()),
+                 ApiError);
 }
 
 // Goal: emails are trimmed and lower-cased, so login is case-insensitive.

@@ -1,0 +1,228 @@
+"""OAuth2 client credentials (POST /oauth/token) and introspection (POST /oauth/introspect).
+
+docs/identity.md fixes: client id and secret as form fields or HTTP Basic,
+`scope` a space-separated subset of the granted scopes (none asked: all
+granted), the client token response fields, and RFC 7662 answers: the token
+facts when active, exactly {"active": false} when malformed, badly signed,
+expired or revoked. Clients are made with `$CB_CLI client-create`.
+"""
+
+import json
+import os
+import re
+import sys
+import unittest
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cbclient as cb  # noqa: E402
+
+GRANTED = ("kyc:validate", "kyc:screen")
+
+
+def setUpModule():
+    cb.require_identity_service()
+
+
+class ClientCredentialsTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+        cls.client_id, cls.secret = cb.create_client(GRANTED)
+
+    def token_ok(self, **kw):
+        resp = self.api.oauth_token(self.client_id, self.secret, **kw)
+        self.assertEqual(resp.status, 200, resp)
+        return resp.json
+
+    def test_form_credentials(self):
+        """Form-field credentials get a client token response with all granted scopes."""
+        body = self.token_ok()
+        self.assertEqual(set(body), cb.CLIENT_TOKEN_FIELDS)
+        self.assertEqual(body["tokenType"], "Bearer")
+        self.assertEqual(set(body["scope"].split(" ")), set(GRANTED))
+        claims = cb.verify_jwt(body["accessToken"], self.api.jwks())
+        self.assertEqual(claims["exp"] - claims["iat"], body["expiresIn"])
+        self.assertGreater(body["expiresIn"], 0)
+
+    def test_basic_credentials(self):
+        """HTTP Basic credentials work the same as form fields."""
+        body = self.token_ok(basic=True)
+        self.assertEqual(set(body["scope"].split(" ")), set(GRANTED))
+        self.assertEqual(cb.jwt_claims(body["accessToken"])["client_id"], self.client_id)
+
+    def test_client_token_claims(self):
+        """A client token has exactly the client claims: no aud, roles, kyc_tier, phone or email."""
+        claims = cb.jwt_claims(self.token_ok()["accessToken"])
+        self.assertEqual(set(claims), cb.CLIENT_CLAIMS)
+        self.assertEqual(claims["token_type"], "client")
+        self.assertEqual(claims["sub"], self.client_id)
+        self.assertEqual(claims["client_id"], self.client_id)
+        self.assertEqual(sorted(claims["scopes"]), sorted(GRANTED))
+        uuid.UUID(claims["jti"])
+
+    def test_client_token_recorded(self):
+        """Every client token is recorded by jti for revocation and introspection."""
+        claims = cb.jwt_claims(self.token_ok()["accessToken"])
+        row = cb.db().one("SELECT client_id, user_id, session_id FROM corebank.auth_access_tokens WHERE jti = %s",
+                          (claims["jti"],))
+        self.assertEqual(row, {"client_id": self.client_id, "user_id": None, "session_id": None})
+
+    def test_scope_subset(self):
+        """Asking for a subset of the granted scopes gets exactly that subset."""
+        body = self.token_ok(scope="kyc:screen")
+        self.assertEqual(body["scope"], "kyc:screen")
+        self.assertEqual(cb.jwt_claims(body["accessToken"])["scopes"], ["kyc:screen"])
+
+    def test_scope_not_granted(self):
+        """Asking for a scope the client was not granted is 400 invalid_scope, no token."""
+        for scope in ("admin", "kyc:validate banking:write"):
+            with self.subTest(scope=scope):
+                resp = self.api.oauth_token(self.client_id, self.secret, scope=scope)
+                cb.assert_error(resp, 400, "BAD_REQUEST", re.compile(r"^invalid_scope"))
+
+    def test_unknown_client(self):
+        """An unknown client id is 401 INVALID_CREDENTIALS, by form and by Basic."""
+        for basic in (False, True):
+            with self.subTest(basic=basic):
+                resp = self.api.oauth_token(cb.unique_client_id("nosuch"), self.secret, basic=basic)
+                cb.assert_error(resp, 401, "INVALID_CREDENTIALS")
+
+    def test_wrong_secret(self):
+        """A wrong secret is 401 INVALID_CREDENTIALS, by form and by Basic."""
+        for basic in (False, True):
+            with self.subTest(basic=basic):
+                resp = self.api.oauth_token(self.client_id, self.secret + "x", basic=basic)
+                cb.assert_error(resp, 401, "INVALID_CREDENTIALS")
+
+    def test_missing_credentials(self):
+        """No client credentials at all is 401."""
+        resp = self.api.oauth_token(None, None)
+        cb.assert_error(resp, 401, ("INVALID_CREDENTIALS", "UNAUTHORIZED"), timestamp=None)
+
+    def test_disabled_client(self):
+        """A client that is no longer ACTIVE gets no token."""
+        client_id, secret = cb.create_client(GRANTED)
+        cb.db().execute("UPDATE corebank.auth_oauth_clients SET status = 'DISABLED' WHERE client_id = %s",
+                        (client_id,))
+        cb.assert_error(self.api.oauth_token(client_id, secret), 401, "INVALID_CREDENTIALS")
+
+    def test_wrong_grant_type(self):
+        """A grant type other than client_credentials, or none, is 400."""
+        for grant_type in ("password", "authorization_code", "refresh_token", "", None):
+            with self.subTest(grant_type=grant_type):
+                resp = self.api.oauth_token(self.client_id, self.secret, grant_type=grant_type)
+                cb.assert_error(resp, 400, ("BAD_REQUEST", "VALIDATION_ERROR"))
+
+    def test_client_secret_is_hashed(self):
+        """The database holds an argon2id hash of the client secret, not the secret."""
+        row = cb.db().one("SELECT secret_hash, status, scopes FROM corebank.auth_oauth_clients"
+                          " WHERE client_id = %s", (self.client_id,))
+        self.assertTrue(row["secret_hash"].startswith("$argon2id$"))
+        self.assertNotIn(self.secret, row["secret_hash"])
+        self.assertEqual(row["status"], "ACTIVE")
+        self.assertEqual(sorted(row["scopes"]), sorted(GRANTED))
+
+
+class IntrospectionTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+        cls.client_id, cls.secret = cb.create_client(GRANTED)
+
+    def introspect_ok(self, token, basic=True):
+        resp = self.api.introspect(token, self.client_id, self.secret, basic=basic)
+        self.assertEqual(resp.status, 200, resp)
+        return resp.json
+
+    def assert_inactive(self, token):
+        self.assertEqual(self.introspect_ok(token), {"active": False})
+
+    def test_live_user_token(self):
+        """A live user token introspects as active with the token's own facts."""
+        user = cb.new_user(self.api)
+        claims = cb.jwt_claims(user.access)
+        body = self.introspect_ok(user.access)
+        self.assertIs(body["active"], True)
+        self.assertEqual(body["sub"], user.id)
+        self.assertEqual(body["token_type"], "access")
+        for key in ("iss", "iat", "exp", "jti", "aud"):
+            self.assertEqual(body[key], claims[key], key)
+        self.assertEqual(set(body["scope"].split(" ")), set(claims["scopes"]))
+        self.assertEqual(body["username"], user.email)
+
+    def test_form_credentials_for_introspection(self):
+        """The introspecting client may authenticate with form fields too."""
+        user = cb.new_user(self.api)
+        self.assertIs(self.introspect_ok(user.access, basic=False)["active"], True)
+
+    def test_phone_only_user_username(self):
+        """For an account without email the username is the phone."""
+        user = cb.new_user(self.api, with_email=False, with_phone=True)
+        self.assertEqual(self.introspect_ok(user.access)["username"], user.phone)
+
+    def test_client_token(self):
+        """A client token introspects as active, token_type client, with its client_id."""
+        other_id, other_secret = cb.create_client(("kyc:screen",))
+        token = self.api.oauth_token(other_id, other_secret).json["accessToken"]
+        body = self.introspect_ok(token)
+        self.assertIs(body["active"], True)
+        self.assertEqual(body["token_type"], "client")
+        self.assertEqual(body["client_id"], other_id)
+        self.assertEqual(body["sub"], other_id)
+        self.assertEqual(body["scope"], "kyc:screen")
+        self.assertNotIn("aud", body)
+
+    def test_inactive_after_logout(self):
+        """A token whose session was logged out introspects as exactly {"active": false}."""
+        user = cb.new_user(self.api)
+        cb.assert_message(self.api.logout(user.access), 200, cb.MSG_LOGOUT)
+        self.assert_inactive(user.access)
+
+    def test_inactive_for_garbage(self):
+        """Malformed and badly signed tokens introspect as exactly {"active": false}."""
+        user = cb.new_user(self.api)
+        header, claims, _, _ = cb.jwt_parts(user.access)
+        forged = cb.sign_jwt(header, claims, cb.new_rsa_key())
+        tampered = dict(claims, roles=["admin"])
+        head, _, signature = user.access.split(".")
+        for token in ("garbage", "a.b.c", forged,
+                      f"{head}.{cb.b64url_encode(json.dumps(tampered).encode())}.{signature}",
+                      cb.unsigned_jwt({"alg": "none", "typ": "JWT"}, claims)):
+            with self.subTest(token=token[:30]):
+                self.assert_inactive(token)
+
+    def test_inactive_when_expired(self):
+        """A token past its expiry (as recorded in the database) introspects as inactive."""
+        user = cb.new_user(self.api)
+        cb.db().expire_access_token(cb.jwt_claims(user.access)["jti"])
+        self.assert_inactive(user.access)
+
+    def test_inactive_when_client_disabled(self):
+        """A client token introspects as inactive once its client is disabled."""
+        other_id, other_secret = cb.create_client(("kyc:screen",))
+        token = self.api.oauth_token(other_id, other_secret).json["accessToken"]
+        self.assertIs(self.introspect_ok(token)["active"], True)
+        cb.db().execute("UPDATE corebank.auth_oauth_clients SET status = 'DISABLED' WHERE client_id = %s",
+                        (other_id,))
+        self.assert_inactive(token)
+
+    def test_introspection_requires_client_authentication(self):
+        """Introspection without, or with wrong, client credentials is 401 and reveals nothing."""
+        user = cb.new_user(self.api)
+        unauthenticated = self.api.http.post("/oauth/introspect", form={"token": user.access})
+        wrong = self.api.introspect(user.access, self.client_id, self.secret + "x")
+        for resp in (unauthenticated, wrong):
+            body = cb.assert_error(resp, 401, ("INVALID_CREDENTIALS", "UNAUTHORIZED"), timestamp=None)
+            self.assertNotIn("active", body)
+
+    def test_introspection_without_token_parameter(self):
+        """Introspection without the `token` parameter is 400."""
+        resp = self.api.http.post("/oauth/introspect", form={}, basic=(self.client_id, self.secret))
+        cb.assert_error(resp, 400, ("BAD_REQUEST", "VALIDATION_ERROR"))
+
+
+if __name__ == "__main__":
+    unittest.main()
