@@ -5,7 +5,8 @@
 # Sourced by the `corebank` script, whose helpers (log, die, sql, cluster_*,
 # build_all, ...) it uses. It never touches var/ or the ports of a running
 # `./corebank up`: the cluster lives in a mktemp directory on a free port in
-# 55000-55999, and corebankd gets four other free ports there. In order:
+# 24000-24999 (below the kernel's ephemeral range, so no outgoing connection
+# can hold one), and corebankd gets four other free ports there. In order:
 #   build      configure, build and install the extension
 #   ctest      the GoogleTest binaries registered with ctest
 #   install    CREATE EXTENSION corebank in a fresh database, load the policy
@@ -19,8 +20,8 @@
 # shellcheck source=tests/harness/parse.sh
 source "$ROOT/tests/harness/parse.sh"
 
-readonly TEST_PORT_MIN=55000
-readonly TEST_PORT_MAX=55999
+readonly TEST_PORT_MIN=24000
+readonly TEST_PORT_MAX=24999
 readonly SERVER_LOG_LINES=50
 
 # Every runner has a time limit, so that a hung test cannot hang CI. The
@@ -92,7 +93,7 @@ listening_ports() {
 }
 
 # pick_free_ports COUNT [EXCLUDED...]: COUNT consecutive TCP ports in
-# 55000-55999 on which nothing listens, from a random start so that parallel
+# 24000-24999 on which nothing listens, from a random start so that parallel
 # runs rarely collide. Prints them separated by spaces.
 pick_free_ports() {
     local count=$1
