@@ -1,7 +1,16 @@
-# Writes OUTPUT: a C++ file returning the JSON text of INPUT as a string.
-file(READ ${INPUT} CONTENT)
-string(FIND "${CONTENT}" ")OPENAPI\"" CLASH)
-if(NOT CLASH EQUAL -1)
-  message(FATAL_ERROR "${INPUT} contains the raw-string delimiter")
-endif()
-file(WRITE ${OUTPUT} "// Generated from ${INPUT}; do not edit.\n#include \"openapi_documents.hpp\"\n\nnamespace corebank::httpd {\n\nconst std::string& openapi_identity_document() {\n    static const std::string document = R\"OPENAPI(${CONTENT})OPENAPI\";\n    return document;\n}\n\n}  // namespace corebank::httpd\n")
+# Writes OUTPUT: a C++ file defining openapi_<NAME>_document() for each
+# NAME=FILE pair in DOCUMENTS (a ';'-separated list).
+set(BODY "// Generated from httpd/openapi/*.json; do not edit.\n#include \"openapi_documents.hpp\"\n\nnamespace corebank::httpd {\n")
+foreach(pair ${DOCUMENTS})
+  string(REPLACE "=" ";" parts "${pair}")
+  list(GET parts 0 NAME)
+  list(GET parts 1 FILE)
+  file(READ ${FILE} CONTENT)
+  string(FIND "${CONTENT}" ")OPENAPI\"" CLASH)
+  if(NOT CLASH EQUAL -1)
+    message(FATAL_ERROR "${FILE} contains the raw-string delimiter")
+  endif()
+  string(APPEND BODY "\nconst std::string& openapi_${NAME}_document() {\n    static const std::string document = R\"OPENAPI(${CONTENT})OPENAPI\";\n    return document;\n}\n")
+endforeach()
+string(APPEND BODY "\n}  // namespace corebank::httpd\n")
+file(WRITE ${OUTPUT} "${BODY}")

@@ -17,7 +17,9 @@ namespace corebank::pg::spi {
 namespace {
 
 constexpr int statement_args_max = 16;
-constexpr int cached_plans_max = 128;
+// Every static statement of the extension fits (identity and ledger hold
+// about 150); the bound catches a statement text built at run time.
+constexpr int cached_plans_max = 512;
 constexpr std::size_t text_array_elements_max = 1000;
 
 struct CachedPlan {

@@ -4,6 +4,8 @@
 #include <map>
 #include <sstream>
 
+#include "banking/handlers.hpp"
+#include "core/crypto.hpp"
 #include "core/identity_limits.hpp"
 #include "db.hpp"
 #include "db_errors.hpp"
@@ -18,6 +20,9 @@ namespace {
 
 const Statement staff_create{"auth_staff_create",
                              "SELECT corebank.auth_staff_create($1, $2, $3, $4, $5, $6::text[], $7)", 7};
+const Statement key_create{
+    "core_api_key_create",
+    "SELECT corebank.core_api_key_create($1, $2, $3::text[], $4, $5::int, $6::bytea, $7, NULL::uuid)::text", 7};
 const Statement client_create{"auth_client_create",
                               "SELECT corebank.auth_client_create($1, $2, $3::text[], $4, $5, $6)::text", 6};
 
@@ -105,6 +110,55 @@ int run_client_create(const Config& config, const std::vector<std::string>& args
                                     optional(flags, "app-name")})
                 .scalar());
         std::cout << json_string(result, "clientId", flags.at("id")) << "\n";
+        return 0;
+    });
+}
+
+}  // namespace corebank::httpd
+
+namespace corebank::httpd {
+
+namespace {
+
+// The scopes each service's keys may carry (00-decisions.md, 03-verification-and-events.md).
+std::vector<std::string> allowed_scopes(const std::string& service) {
+    if (service == "core") return {"read", "write", "admin"};
+    if (service == "events") return {"ingest", "events:read"};
+    if (service == "verify") return {"sessions:read", "sessions:write"};
+    return {};
+}
+
+}  // namespace
+
+int run_key_create(const Config& config, const std::vector<std::string>& args) {
+    return run_guarded([&] {
+        const auto flags = parse_flags(args, {"service", "scopes", "name", "caller", "rate-limit"});
+        if (!flags.count("service") || !flags.count("scopes"))
+            return fail("usage: key-create --service core|events|verify --scopes a,b [--name N] [--caller ID] "
+                        "[--rate-limit PER_MINUTE]");
+        const std::string& service = flags.at("service");
+        const auto allowed = allowed_scopes(service);
+        if (allowed.empty()) return fail("--service must be core, events or verify");
+        const auto scopes = split(flags.at("scopes"), ',');
+        if (scopes.empty()) return fail("--scopes needs at least one scope");
+        for (const auto& scope : scopes) {
+            bool ok = false;
+            for (const auto& a : allowed) ok = ok || scope == a;
+            if (!ok) return fail("scope '" + scope + "' is not a scope of the " + service + " service");
+        }
+        if (service == "events" && !flags.count("caller")) return fail("--caller is required for events keys");
+        const std::string name = flags.count("name") ? flags.at("name")
+                                                     : (flags.count("caller") ? flags.at("caller") : service + "-key");
+        int rate = 6000;
+        if (flags.count("rate-limit")) {
+            rate = std::atoi(flags.at("rate-limit").c_str());
+            if (rate < 1 || rate > 1000000) return fail("--rate-limit must be 1..1000000 requests per minute");
+        }
+        const core_banking::NewApiKey key = core_banking::generate_api_key(service);
+        Db db(config.database_url, {});
+        db.exec(key_create, {service, name, text_array_param(scopes), optional(flags, "caller"), std::to_string(rate),
+                             bytea_param(core::sha256(key.key)), key.prefix});
+        std::cout << key.key << "\n";
         return 0;
     });
 }

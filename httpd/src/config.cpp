@@ -97,6 +97,7 @@ const std::map<std::string, Setter>& setters() {
         {"smtp_url", string_setter(&Config::smtp_url)},
         {"mail_from", string_setter(&Config::mail_from)},
         {"data_key_file", string_setter(&Config::data_key_file)},
+        {"policy_file", string_setter(&Config::policy_file)},
         {"log_requests", [](Config& c, const std::string& k, const std::string& v) { c.log_requests = parse_bool(k, v); }},
     };
     return table;
@@ -157,6 +158,7 @@ Config load_config(const std::string& path, const std::map<std::string, std::str
     const std::string& dir = base_dir.empty() ? cwd : base_dir;
     config.mail_dir = resolve_path(dir, config.mail_dir);
     config.data_key_file = resolve_path(dir, config.data_key_file);
+    config.policy_file = resolve_path(dir, config.policy_file);
     if (config.database_url.empty())
         config.database_url = "host=" + resolve_path(dir, "var/run") + " port=54329 dbname=corebank user=corebank_app";
     return config;

@@ -42,6 +42,8 @@ struct Config {
     std::string smtp_url;
     std::string mail_from = "no-reply@corebank.local";
     std::string data_key_file = "var/secrets/data.key";
+    // core banking
+    std::string policy_file = "policies/core_operations.json";
     // logging
     bool log_requests = true;
 };

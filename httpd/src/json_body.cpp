@@ -26,11 +26,83 @@ JsonBody::JsonBody(const std::string& text) {
     if (json_.is_discarded() || !json_.is_object()) throw bad_request("Malformed JSON request body");
 }
 
-void JsonBody::problem(const std::string& name, const std::string& reason) { problems_.emplace_back(name, reason); }
+JsonBody::JsonBody(nlohmann::json object, std::string path) : json_(std::move(object)), path_(std::move(path)) {
+    if (!json_.is_object()) {
+        problems_.emplace_back(path_, "must be an object");
+        json_ = nlohmann::json::object();
+    }
+}
+
+void JsonBody::problem(const std::string& name, const std::string& reason) {
+    problems_.emplace_back(qualified(name), reason);
+}
+
+void JsonBody::absorb(const JsonBody& nested) {
+    for (const auto& p : nested.problems_) problems_.push_back(p);
+    for (const auto& item : nested.json_.items())
+        if (nested.read_.count(item.key()) == 0)
+            problems_.emplace_back(nested.qualified(item.key().substr(0, 64)), "unknown field");
+}
+
+std::optional<std::int64_t> JsonBody::integer(const std::string& name, bool required, std::int64_t min,
+                                              std::int64_t max) {
+    read_.insert(name);
+    const auto it = json_.find(name);
+    if (it == json_.end() || it->is_null()) {
+        if (required) problem(name, "is required");
+        return std::nullopt;
+    }
+    // Money is never a float: 12.5 or 1e3 are refused, not rounded.
+    if (!it->is_number_integer()) {
+        problem(name, "must be an integer");
+        return std::nullopt;
+    }
+    if (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+        problem(name, "must be at most " + std::to_string(max));
+        return std::nullopt;
+    }
+    const std::int64_t value = it->get<std::int64_t>();
+    if (value < min || value > max) {
+        problem(name, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<nlohmann::json> JsonBody::array(const std::string& name, bool required, std::size_t min_items,
+                                              std::size_t max_items) {
+    read_.insert(name);
+    const auto it = json_.find(name);
+    if (it == json_.end() || it->is_null()) {
+        if (required) problem(name, "is required");
+        return std::nullopt;
+    }
+    if (!it->is_array()) {
+        problem(name, "must be an array");
+        return std::nullopt;
+    }
+    if (it->size() < min_items || it->size() > max_items) {
+        problem(name, "must have " + std::to_string(min_items) + " to " + std::to_string(max_items) + " items");
+        return std::nullopt;
+    }
+    return *it;
+}
+
+std::optional<std::string> JsonBody::one_of(const std::string& name, bool required,
+                                            const std::vector<std::string>& allowed) {
+    auto value = text(name, TextRule{required, 1, 64, false, false});
+    if (!value) return std::nullopt;
+    for (const auto& a : allowed)
+        if (*value == a) return value;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    problem(name, "must be one of " + list);
+    return std::nullopt;
+}
 
 bool JsonBody::has_problem(const std::string& name) const {
     for (const auto& p : problems_)
-        if (p.first == name) return true;
+        if (p.first == qualified(name)) return true;
     return false;
 }
 
@@ -89,7 +161,7 @@ void JsonBody::finish() const {
     for (const auto& item : json_.items()) {
         if (read_.count(item.key()) == 0) {
             // Keys are echoed, so bound them.
-            std::string key = item.key().size() > 64 ? item.key().substr(0, 64) + "..." : item.key();
+            std::string key = qualified(item.key().size() > 64 ? item.key().substr(0, 64) + "..." : item.key());
             message += (message.empty() ? "" : "; ") + key + ": unknown field";
         }
     }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -33,9 +34,20 @@ public:
     // Throws ApiError 400 BAD_REQUEST "Malformed JSON request body" unless the
     // text is one JSON object.
     explicit JsonBody(const std::string& text);
+    // A nested object, e.g. entries[2]; problems are reported as "<path>.<field>".
+    JsonBody(nlohmann::json object, std::string path);
 
     std::optional<std::string> text(const std::string& name, const TextRule& rule);
     std::optional<bool> boolean(const std::string& name, bool required);
+    std::optional<std::int64_t> integer(const std::string& name, bool required, std::int64_t min, std::int64_t max);
+    // An array of 'min_items'..'max_items' elements (not inspected).
+    std::optional<nlohmann::json> array(const std::string& name, bool required, std::size_t min_items,
+                                        std::size_t max_items);
+    // A text field that must be one of `allowed`.
+    std::optional<std::string> one_of(const std::string& name, bool required, const std::vector<std::string>& allowed);
+    const std::string& path() const { return path_; }
+    // Problems of a nested body join this one's.
+    void absorb(const JsonBody& nested);
     // Adds a problem found by a caller's own rule.
     void problem(const std::string& name, const std::string& reason);
     bool has_problem(const std::string& name) const;
@@ -43,7 +55,10 @@ public:
     void finish() const;
 
 private:
+    std::string qualified(const std::string& name) const { return path_.empty() ? name : path_ + "." + name; }
+
     nlohmann::json json_;
+    std::string path_;
     std::set<std::string> read_;
     std::vector<std::pair<std::string, std::string>> problems_;
 };

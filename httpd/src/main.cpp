@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "admin_commands.hpp"
+#include "banking/context.hpp"
+#include "identity/context.hpp"
 #include "config.hpp"
 #include "log.hpp"
 #include "server.hpp"
@@ -16,7 +18,9 @@ namespace {
 void usage() {
     std::cerr << "usage: corebankd serve [--config FILE]\n"
                  "       corebankd staff-create --email E --password P --roles r1,r2 [--branch CODE] [--config FILE]\n"
-                 "       corebankd client-create --id ID --secret SECRET --scopes \"a b\" [--config FILE]\n";
+                 "       corebankd client-create --id ID --secret SECRET --scopes \"a b\" [--config FILE]\n"
+                 "       corebankd routes\n"
+                 "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n";
 }
 
 }  // namespace
@@ -52,8 +56,33 @@ int main(int argc, char** argv) {
         }
         return run_server(config);
     }
+    if (command == "routes") {
+        // Every route each service serves, as "service METHOD /path/{param}":
+        // the e2e suite checks each one against the OpenAPI document.
+        auto print = [](const char* service, const Router& router) {
+            for (const auto& route : router.routes()) {
+                std::string path;
+                std::size_t i = 0;
+                while (i < route.pattern.size()) {
+                    if (route.pattern[i] == ':') {
+                        const std::size_t end = route.pattern.find('/', i);
+                        const std::size_t stop = end == std::string::npos ? route.pattern.size() : end;
+                        path += "{" + route.pattern.substr(i + 1, stop - i - 1) + "}";
+                        i = stop;
+                    } else {
+                        path.push_back(route.pattern[i++]);
+                    }
+                }
+                std::cout << service << " " << route.method << " " << path << "\n";
+            }
+        };
+        print("identity", identity::make_router(std::make_shared<identity::Context>()));
+        print("core", core_banking::make_router(std::make_shared<core_banking::Context>()));
+        return 0;
+    }
     if (command == "staff-create") return run_staff_create(config, args);
     if (command == "client-create") return run_client_create(config, args);
+    if (command == "key-create") return run_key_create(config, args);
     usage();
     return 2;
 }

@@ -7,5 +7,6 @@
 namespace corebank::httpd {
 
 const std::string& openapi_identity_document();
+const std::string& openapi_core_document();
 
 }  // namespace corebank::httpd

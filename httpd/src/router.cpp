@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "percent_decode.hpp"
+
 namespace corebank::httpd {
 
 namespace {
@@ -26,7 +28,10 @@ bool matches(const std::vector<std::string>& pattern, const std::vector<std::str
     if (pattern.size() != path.size()) return false;
     for (std::size_t i = 0; i < pattern.size(); ++i) {
         if (!pattern[i].empty() && pattern[i].front() == ':') {
-            if (params != nullptr) (*params)[pattern[i].substr(1)] = path[i];
+            // Path segments arrive percent-encoded. A malformed escape (or an
+            // encoded NUL) stays raw, so the handler refuses the value with a 400.
+            const auto decoded = percent_decode(path[i], false);
+            if (params != nullptr) (*params)[pattern[i].substr(1)] = decoded ? *decoded : path[i];
         } else if (pattern[i] != path[i]) {
             return false;
         }

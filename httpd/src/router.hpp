@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,26 @@ struct RouteMatch {
     bool path_known = false;        // true with a null route: 405
     std::vector<std::string> allowed_methods;
 };
+
+// A route whose handler runs on a worker with a database connection and the
+// service's shared context.
+template <class Context>
+Route worker_route(const char* method, const char* pattern,
+                   HttpResponse (*handler)(const Context&, const HttpRequest&, Db&),
+                   std::shared_ptr<const Context> context) {
+    return Route{method, pattern, RunOn::worker, [handler, context](const HttpRequest& request, Db* db) {
+                     return handler(*context, request, *db);
+                 }};
+}
+
+// A route answered on the reactor thread: no database, no slow work.
+template <class Context>
+Route reactor_route(const char* method, const char* pattern,
+                    HttpResponse (*handler)(const Context&, const HttpRequest&),
+                    std::shared_ptr<const Context> context) {
+    return Route{method, pattern, RunOn::reactor,
+                 [handler, context](const HttpRequest& request, Db*) { return handler(*context, request); }};
+}
 
 class Router {
 public:

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "banking/context.hpp"
 #include "data_key.hpp"
 #include "identity/context.hpp"
 #include "identity/statements.hpp"
@@ -55,6 +56,9 @@ HttpResponse render_events_error(const ApiError& error) {
     return r;
 }
 
+// Lapses overdue parked changes and prunes API-key rate counters.
+const Statement core_maintenance{"core_maintenance", "SELECT corebank.core_maintenance()::text", 0};
+
 // Every minute: prune expired rows, rotate the signing key when due, reload
 // the public keys. The first pass retries every 2 s until the database answers.
 class Maintenance {
@@ -77,8 +81,12 @@ private:
         bool ready = false;
         for (;;) {
             try {
-                if (!ready) db_->exec(identity::sql::ensure_signing_key, {});
-                else db_->exec(identity::sql::maintenance, {});
+                if (!ready) {
+                    db_->exec(identity::sql::ensure_signing_key, {});
+                } else {
+                    db_->exec(identity::sql::maintenance, {});
+                    db_->exec(core_maintenance, {});
+                }
                 verifier_->refresh(*db_);
                 if (!ready) log_info("signing keys loaded", {{"keys", verifier_->key_count()}});
                 ready = true;
@@ -143,14 +151,18 @@ int run_server(const Config& config) {
 
         Service identity_service(service_options(config, "identity", config.identity_port),
                                  identity::make_router(context), &pool);
+        auto banking = std::make_shared<core_banking::Context>();
+        banking->config = config;
+        banking->policy = core_banking::OperationPolicy::from_file(config.policy_file);
+        banking->verifier = context->verifier;
+        banking->openapi_document = openapi_core_document();
         auto core_options = service_options(config, "core", config.core_port);
-        core_options.unavailable_reason = "The core banking service is not built yet";
         auto verify_options = service_options(config, "verify", config.verify_port);
         verify_options.unavailable_reason = "The verification service is not built yet";
         auto events_options = service_options(config, "events", config.events_port);
         events_options.unavailable_reason = "The event service is not built yet";
         events_options.render_error = render_events_error;
-        Service core_service(core_options, Router{}, &pool);
+        Service core_service(core_options, core_banking::make_router(banking), &pool);
         Service verify_service(verify_options, Router{}, &pool);
         Service events_service(events_options, Router{}, &pool);
 

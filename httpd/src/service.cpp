@@ -10,6 +10,7 @@
 #include "core/crypto.hpp"
 #include "db_errors.hpp"
 #include "log.hpp"
+#include "percent_decode.hpp"
 
 namespace corebank::httpd {
 
@@ -146,8 +147,13 @@ public:
             copy.method = Http::methodString(request.method());
             copy.path = request.resource();
             copy.headers = copy_headers(request);
-            for (auto it = request.query().parameters_begin(); it != request.query().parameters_end(); ++it)
-                copy.query[it->first] = it->second;
+            bool query_malformed = false;
+            for (auto it = request.query().parameters_begin(); it != request.query().parameters_end(); ++it) {
+                const auto name = percent_decode(it->first, true);
+                const auto value = percent_decode(it->second, true);
+                if (!name || !value) query_malformed = true;
+                else copy.query[*name] = *value;
+            }
             const auto given_id = copy.header("x-request-id");
             copy.request_id = given_id && request_id_is_safe(*given_id) ? *given_id
                                                                          : core::hex_encode(core::random_bytes(8));
@@ -160,6 +166,10 @@ public:
             info.request_id = copy.request_id;
             info.client_ip = copy.client_ip;
 
+            if (query_malformed) {
+                send_response(writer, info, options.render_error(bad_request("Malformed query string")), options);
+                return;
+            }
             if (request.body().size() > options.max_body_bytes) {
                 send_response(writer, info,
                               options.render_error(ApiError{413, "PAYLOAD_TOO_LARGE",

@@ -7,6 +7,7 @@
 #include "core/base64url.hpp"
 #include "core/identity_limits.hpp"
 #include "json_body.hpp"
+#include "percent_decode.hpp"
 
 namespace corebank::httpd::identity {
 
@@ -45,33 +46,7 @@ std::optional<std::string> read_phone(JsonBody& body) {
     return phone;
 }
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::optional<std::string> form_decode(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '+') {
-            out.push_back(' ');
-        } else if (c == '%') {
-            if (i + 2 >= text.size()) return std::nullopt;
-            const int high = hex_value(text[i + 1]), low = hex_value(text[i + 2]);
-            if (high < 0 || low < 0) return std::nullopt;
-            out.push_back(static_cast<char>(high * 16 + low));
-            i += 2;
-        } else {
-            out.push_back(c);
-        }
-    }
-    if (out.find('\0') != std::string::npos) return std::nullopt;
-    return out;
-}
+std::optional<std::string> form_decode(const std::string& text) { return percent_decode(text, true); }
 
 }  // namespace
 

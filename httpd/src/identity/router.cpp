@@ -6,17 +6,14 @@ namespace corebank::httpd::identity {
 
 namespace {
 
-using WorkerHandler = HttpResponse (*)(const Context&, const HttpRequest&, Db&);
-using ReactorHandler = HttpResponse (*)(const Context&, const HttpRequest&);
-
-Route worker(const char* method, const char* pattern, WorkerHandler handler, std::shared_ptr<const Context> context) {
-    return Route{method, pattern, RunOn::worker,
-                 [handler, context](const HttpRequest& request, Db* db) { return handler(*context, request, *db); }};
+Route worker(const char* method, const char* pattern, HttpResponse (*handler)(const Context&, const HttpRequest&, Db&),
+             std::shared_ptr<const Context> context) {
+    return worker_route(method, pattern, handler, std::move(context));
 }
 
-Route reactor(const char* method, const char* pattern, ReactorHandler handler, std::shared_ptr<const Context> context) {
-    return Route{method, pattern, RunOn::reactor,
-                 [handler, context](const HttpRequest& request, Db*) { return handler(*context, request); }};
+Route reactor(const char* method, const char* pattern, HttpResponse (*handler)(const Context&, const HttpRequest&),
+              std::shared_ptr<const Context> context) {
+    return reactor_route(method, pattern, handler, std::move(context));
 }
 
 }  // namespace

@@ -1,0 +1,338 @@
+// ledger_triggers.cpp: the triggers that keep the ledger's invariants
+// whoever writes (docs/design/ledger.md; sql/corebank--1.0--1.1.sql attaches
+// them).
+//
+//   gl_account_mirror     AFTER INSERT/UPDATE on gl_accounts: a USD account
+//                         gets its ZWG mirror; code, name, type and active
+//                         follow it
+//   gl_account_freeze     BEFORE UPDATE on gl_accounts: code and type frozen
+//                         once posted to; id, currency and mirror never change
+//   journal_immutable     BEFORE UPDATE/DELETE/TRUNCATE on journal_entries
+//                         (and the proposed lines): refused
+//   journal_period_lock   BEFORE INSERT on journal_entries: no value date in
+//                         a CLOSED period
+//   journal_balanced      deferred constraint trigger on journal_entries: at
+//                         commit, each transaction is balanced per currency
+//   transaction_guard     BEFORE UPDATE/DELETE/TRUNCATE on transactions: only
+//                         the status moves of the contract; posted fields
+//                         frozen
+//   ledger_writer_guard   gl_balance_stripes, chain_heads: written only by the
+//                         posting engine
+//   ledger_account_guard  ledger_accounts: balances change only by posting
+//   parked_change_guard   parked_changes: decided once, proposal frozen
+// Errors are CB422 (a refused business rule) unless stated otherwise.
+#include <array>
+#include <cstring>
+#include <string_view>
+
+#include "entry/trigger.hpp"
+#include "pg/check.hpp"
+#include "pg/ledger_common.hpp"
+#include "pg/ledger_guard.hpp"
+#include "pg/spi.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "storage/proc.h"
+}
+
+namespace {
+
+using namespace corebank;
+namespace trigger = corebank::pg::trigger;
+namespace spi = corebank::pg::spi;
+using corebank::pg::ledger::fail;
+using core::sqlstate_conflict;
+using core::sqlstate_unprocessable;
+
+const char* operation_name(const TriggerData* data) {
+    if (trigger::is_truncate(data)) return "TRUNCATE";
+    if (trigger::is_delete(data)) return "DELETE";
+    if (trigger::is_insert(data)) return "INSERT";
+    return "UPDATE";
+}
+
+template <std::size_t N>
+bool listed(const std::array<std::string_view, N>& names, std::string_view name) {
+    for (const std::string_view candidate : names) {
+        if (candidate == name) return true;
+    }
+    return false;
+}
+
+/*---- gl_accounts ----*/
+
+constexpr const char mirror_insert_sql[] =
+    "INSERT INTO corebank.gl_accounts (code, name, type, currency, mirror_of, allow_manual, active, created_by, "
+    "    updated_by) "
+    "SELECT u.code, u.name, u.type, 'ZWG', u.id, u.allow_manual, u.active, u.created_by, u.updated_by "
+    "FROM corebank.gl_accounts u WHERE u.id = $1::uuid "
+    "ON CONFLICT (code, currency) DO NOTHING";
+
+constexpr const char mirror_update_sql[] =
+    "UPDATE corebank.gl_accounts m "
+    "SET code = u.code, name = u.name, type = u.type, active = u.active, updated_at = now(), updated_by = u.updated_by "
+    "FROM corebank.gl_accounts u "
+    "WHERE u.id = $1::uuid AND m.mirror_of = u.id "
+    "  AND (m.code, m.name, m.type, m.active) IS DISTINCT FROM (u.code, u.name, u.type, u.active)";
+
+/*---- journal ----*/
+
+constexpr const char period_lock_sql[] =
+    "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
+
+constexpr const char period_create_sql[] =
+    "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
+
+constexpr const char balance_sql[] =
+    "SELECT e.currency::text, "
+    "       sum(CASE WHEN e.side = 'D' THEN e.amount_minor ELSE 0 END)::bigint, "
+    "       sum(CASE WHEN e.side = 'C' THEN e.amount_minor ELSE 0 END)::bigint, "
+    "       max(e.id) "
+    "FROM corebank.journal_entries e WHERE e.transaction_id = $1::uuid "
+    "GROUP BY e.currency ORDER BY e.currency";
+
+// The last transaction found balanced, so that the check runs once per
+// transaction rather than once per entry. It covers the entries with id up
+// to max_entry_id that were visible in the same (sub)transaction: entries
+// are never updated or deleted, so a later event of one of them needs no new
+// check, while an entry inserted after the check (larger id) or a rolled-back
+// subtransaction (other subxid) triggers a new one.
+struct BalancedCheck {
+    LocalTransactionId local_xid;
+    SubTransactionId subxid;
+    char transaction_id[40];
+    std::int64_t max_entry_id;
+};
+BalancedCheck last_balanced{InvalidLocalTransactionId, InvalidSubTransactionId, {0}, 0};
+
+bool covered_by_last_check(const std::string& transaction_id, std::int64_t entry_id) {
+    return last_balanced.local_xid == MyProc->lxid && last_balanced.subxid == GetCurrentSubTransactionId() &&
+           std::strcmp(last_balanced.transaction_id, transaction_id.c_str()) == 0 &&
+           entry_id <= last_balanced.max_entry_id;
+}
+
+void remember_balanced(const std::string& transaction_id, std::int64_t max_entry_id) {
+    CB_CHECK(transaction_id.size() < sizeof last_balanced.transaction_id);
+    last_balanced.local_xid = MyProc->lxid;
+    last_balanced.subxid = GetCurrentSubTransactionId();
+    std::memcpy(last_balanced.transaction_id, transaction_id.c_str(), transaction_id.size() + 1);
+    last_balanced.max_entry_id = max_entry_id;
+}
+
+/*---- transactions ----*/
+
+constexpr const char reversal_exists_sql[] =
+    "SELECT 1 FROM corebank.transactions r "
+    "WHERE r.id = $1::uuid AND r.reverses_id = $2::uuid AND r.status = 'POSTED'";
+
+// Columns each status move may change (everything else is frozen).
+constexpr std::array<std::string_view, 2> pending_changes = {"released", "parked_change_id"};
+constexpr std::array<std::string_view, 7> posting_changes = {"status",   "operator_id", "chain_stripe", "chain_seq",
+                                                             "prev_hash", "hash",        "posted_at"};
+constexpr std::array<std::string_view, 1> cancel_changes = {"status"};
+constexpr std::array<std::string_view, 2> reversal_changes = {"status", "reversed_by_id"};
+
+void check_frozen(const TriggerData* data, bool posted, const std::string& from, const std::string& to) {
+    auto allowed = [&](std::string_view column) {
+        if (from == "PENDING" && to == "PENDING") return listed(pending_changes, column);
+        if (from == "PENDING" && to == "POSTED") return listed(posting_changes, column);
+        if (from == "PENDING" && to == "CANCELLED") return listed(cancel_changes, column);
+        if (from == "POSTED" && to == "REVERSED") return listed(reversal_changes, column);
+        return false;
+    };
+    trigger::for_each_changed(data, [&](const char* column) {
+        if (allowed(column)) return;
+        if (posted) {
+            fail(sqlstate_unprocessable, "posted transactions are immutable; correct them with a reversal",
+                 std::string("column ") + column);
+        }
+        fail(sqlstate_unprocessable, std::string("a transaction's ") + column + " cannot change");
+    });
+}
+
+void check_pending_update(const TriggerData* data) {
+    const HeapTuple old_row = trigger::old_row(data);
+    if (trigger::changed(data, "released") && trigger::boolean(data, old_row, "released").value()) {
+        fail(sqlstate_unprocessable, "a released transaction cannot be unreleased");
+    }
+    if (trigger::changed(data, "parked_change_id") && trigger::text(data, old_row, "parked_change_id")) {
+        fail(sqlstate_unprocessable, "a transaction's approval cannot be replaced");
+    }
+}
+
+void check_reversal(const TriggerData* data) {
+    const HeapTuple new_row = trigger::new_row(data);
+    const std::optional<std::string> reversed_by = trigger::text(data, new_row, "reversed_by_id");
+    const std::string id = trigger::text(data, new_row, "id").value();
+    if (!reversed_by) fail(sqlstate_unprocessable, "a reversed transaction needs its reversal");
+    spi::connect();
+    const std::uint64_t rows = spi::execute(reversal_exists_sql, {spi::Arg::text(reversed_by), spi::Arg::text(id)});
+    spi::finish();
+    if (rows != 1) fail(sqlstate_unprocessable, "a transaction is reversed only by a posted reversal of it");
+}
+
+/*---- parked_changes ----*/
+
+constexpr std::array<std::string_view, 9> proposal_columns = {
+    "id", "operation", "entity_type", "entity_id", "payload", "summary", "maker_id", "created_at", "expires_at"};
+
+}  // namespace
+
+/* trigger function: corebank_internal.gl_account_mirror() (AFTER INSERT OR UPDATE ON gl_accounts) */
+COREBANK_TRIGGER(gl_account_mirror) {
+    const HeapTuple row = trigger::new_row(trigger);
+    // Mirrors are made of USD accounts only (a mirror has mirror_of set and
+    // is in ZWG, so this never recurses).
+    if (trigger::text(trigger, row, "currency") != std::optional<std::string>("USD")) return trigger::row_result(trigger);
+    const std::string id = trigger::text(trigger, row, "id").value();
+    if (trigger::is_insert(trigger)) {
+        spi::connect();
+        const std::uint64_t rows = spi::execute(mirror_insert_sql, {spi::Arg::text(id)});
+        spi::finish();
+        if (rows != 1) {
+            fail(sqlstate_conflict,
+                 "a ZWG GL account with code " + trigger::text(trigger, row, "code").value() + " already exists");
+        }
+        return trigger::row_result(trigger);
+    }
+    if (trigger::changed(trigger, "code") || trigger::changed(trigger, "name") || trigger::changed(trigger, "type") ||
+        trigger::changed(trigger, "active")) {
+        spi::connect();
+        spi::execute(mirror_update_sql, {spi::Arg::text(id)});
+        spi::finish();
+    }
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.gl_account_freeze() (BEFORE UPDATE ON gl_accounts) */
+COREBANK_TRIGGER(gl_account_freeze) {
+    for (const char* column : {"id", "currency", "mirror_of", "created_at"}) {
+        if (trigger::changed(trigger, column)) fail(sqlstate_unprocessable, std::string("a GL account's ") + column + " cannot change");
+    }
+    const bool posted = trigger::text(trigger, trigger::old_row(trigger), "first_posted_at").has_value();
+    if (posted && (trigger::changed(trigger, "code") || trigger::changed(trigger, "type"))) {
+        fail(sqlstate_unprocessable, "GL account code and type are frozen once posted to");
+    }
+    if (posted && trigger::changed(trigger, "first_posted_at")) {
+        fail(sqlstate_unprocessable, "a GL account's first posting cannot change");
+    }
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.journal_immutable() (BEFORE UPDATE OR DELETE, BEFORE TRUNCATE) */
+COREBANK_TRIGGER(journal_immutable) {
+    const std::string table = trigger::table_name(trigger);
+    const std::string what = table == "journal_entries" ? "journal entries" : "proposed transaction lines";
+    fail(sqlstate_unprocessable, what + " are immutable; correct a posting with a reversal",
+         std::string(operation_name(trigger)) + " on " + table + " refused");
+}
+
+/* trigger function: corebank_internal.journal_period_lock() (BEFORE INSERT ON journal_entries) */
+COREBANK_TRIGGER(journal_period_lock) {
+    const std::optional<std::string> period = trigger::date_period(trigger, trigger::new_row(trigger), "value_date");
+    CB_CHECK(period.has_value());  // value_date is NOT NULL
+    spi::connect();
+    // FOR SHARE: a concurrent close (an UPDATE of the row) waits for this
+    // transaction, and a posting that comes after the close sees CLOSED.
+    std::uint64_t rows = spi::execute(period_lock_sql, {spi::Arg::text(period)});
+    if (rows == 0) {
+        spi::execute(period_create_sql, {spi::Arg::text(period)});
+        rows = spi::execute(period_lock_sql, {spi::Arg::text(period)});
+    }
+    const bool closed = rows == 1 && spi::get_text(0, 1).value() == "CLOSED";
+    spi::finish();
+    if (closed) fail(sqlstate_unprocessable, "accounting period " + *period + " is closed");
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.journal_balanced() (AFTER INSERT ON journal_entries, DEFERRABLE INITIALLY DEFERRED) */
+COREBANK_TRIGGER(journal_balanced) {
+    const HeapTuple row = trigger::new_row(trigger);
+    const std::string transaction_id = trigger::text(trigger, row, "transaction_id").value();
+    const std::int64_t entry_id = trigger::integer(trigger, row, "id").value();
+    if (covered_by_last_check(transaction_id, entry_id)) return trigger::row_result(trigger);
+
+    spi::connect();
+    const std::uint64_t rows = spi::execute(balance_sql, {spi::Arg::text(transaction_id)});
+    std::optional<std::string> unbalanced;
+    std::int64_t max_entry_id = entry_id;
+    for (std::uint64_t index = 0; index < rows; ++index) {
+        if (!unbalanced && spi::get_int(index, 2).value() != spi::get_int(index, 3).value()) {
+            unbalanced = spi::get_text(index, 1).value();
+        }
+        max_entry_id = std::max(max_entry_id, spi::get_int(index, 4).value());
+    }
+    spi::finish();
+    if (unbalanced) {
+        fail(sqlstate_unprocessable, "transaction is not balanced in " + *unbalanced, "transaction " + transaction_id);
+    }
+    remember_balanced(transaction_id, max_entry_id);
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.transaction_guard() (BEFORE UPDATE OR DELETE, BEFORE TRUNCATE ON transactions) */
+COREBANK_TRIGGER(transaction_guard) {
+    if (trigger::is_truncate(trigger) || trigger::is_delete(trigger)) {
+        fail(sqlstate_unprocessable, "transactions cannot be deleted; reverse a posted transaction instead",
+             std::string(operation_name(trigger)) + " on transactions refused");
+    }
+    const std::string from = trigger::text(trigger, trigger::old_row(trigger), "status").value();
+    const std::string to = trigger::text(trigger, trigger::new_row(trigger), "status").value();
+    const bool moves = (from == "PENDING" && (to == "PENDING" || to == "POSTED" || to == "CANCELLED")) ||
+                       (from == "POSTED" && to == "REVERSED");
+    const bool posted = from == "POSTED" || from == "REVERSED";
+    if (!moves && from != to) {
+        fail(sqlstate_unprocessable, "transaction status cannot move from " + from + " to " + to);
+    }
+    check_frozen(trigger, posted, from, to);
+    if (from == "PENDING" && to == "PENDING") check_pending_update(trigger);
+    if (from == "POSTED" && to == "REVERSED") check_reversal(trigger);
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.ledger_writer_guard() (gl_balance_stripes, chain_heads) */
+COREBANK_TRIGGER(ledger_writer_guard) {
+    if (trigger::is_truncate(trigger) || !pg::ledger_guard::writer_active()) {
+        fail(sqlstate_unprocessable, trigger::table_name(trigger) + " is maintained by the posting engine only",
+             std::string(operation_name(trigger)) + " refused");
+    }
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.ledger_account_guard() (BEFORE INSERT OR UPDATE ON ledger_accounts) */
+COREBANK_TRIGGER(ledger_account_guard) {
+    if (pg::ledger_guard::writer_active()) return trigger::row_result(trigger);
+    if (trigger::is_insert(trigger)) {
+        const HeapTuple row = trigger::new_row(trigger);
+        if (trigger::integer(trigger, row, "balance_minor") != std::optional<std::int64_t>(0) ||
+            trigger::integer(trigger, row, "version") != std::optional<std::int64_t>(0)) {
+            fail(sqlstate_unprocessable, "a new account starts with a zero balance; post to it instead");
+        }
+        return trigger::row_result(trigger);
+    }
+    for (const char* column : {"id", "currency", "created_at"}) {
+        if (trigger::changed(trigger, column)) fail(sqlstate_unprocessable, std::string("an account's ") + column + " cannot change");
+    }
+    if (trigger::changed(trigger, "balance_minor") || trigger::changed(trigger, "version")) {
+        fail(sqlstate_unprocessable, "account balances change only by posting");
+    }
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.parked_change_guard() (BEFORE UPDATE OR DELETE, BEFORE TRUNCATE ON parked_changes) */
+COREBANK_TRIGGER(parked_change_guard) {
+    if (trigger::is_truncate(trigger) || trigger::is_delete(trigger)) {
+        fail(sqlstate_unprocessable, "parked changes cannot be deleted",
+             std::string(operation_name(trigger)) + " on parked_changes refused");
+    }
+    if (trigger::text(trigger, trigger::old_row(trigger), "status") != std::optional<std::string>("PENDING")) {
+        fail(sqlstate_conflict, "a decided change cannot be modified");
+    }
+    trigger::for_each_changed(trigger, [&](const char* column) {
+        if (listed(proposal_columns, column)) {
+            fail(sqlstate_unprocessable, std::string("a parked change's ") + column + " cannot change");
+        }
+    });
+    return trigger::row_result(trigger);
+}

@@ -1,0 +1,23 @@
+// ledger_common.hpp: small shared pieces of the ledger's C++ functions.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "core/errors.hpp"
+
+namespace corebank::pg::ledger {
+
+// Raises a business error with one of the CB SQLSTATEs; `message` is what a
+// client reads (the tier passes it on verbatim).
+[[noreturn]] inline void fail(const char* sqlstate, const std::string& message, std::string detail = {}) {
+    throw core::CoreError(sqlstate, message, std::move(detail));
+}
+
+// A random (version 4) UUID in canonical text form.
+std::string random_uuid();
+
+// The backend's stripe (0..15) for GL balances and the hash chain.
+int backend_stripe();
+
+}  // namespace corebank::pg::ledger

@@ -1,0 +1,456 @@
+// ledger_posting.cpp: see ledger_posting.hpp.
+//
+// Variable-length inputs (the lines, the deltas) reach SQL as one jsonb
+// parameter read with jsonb_to_recordset, so every statement stays a static,
+// parameterised string.
+// nlohmann first: PostgreSQL's port.h redefines snprintf, which it uses.
+#include <nlohmann/json.hpp>
+
+#include "pg/ledger_posting.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "core/crypto.hpp"
+#include "core/ledger.hpp"
+#include "core/ledger_chain.hpp"
+#include "pg/check.hpp"
+#include "pg/ledger_common.hpp"
+#include "pg/ledger_guard.hpp"
+#include "pg/spi.hpp"
+
+namespace corebank::pg::posting {
+
+namespace {
+
+using core::sqlstate_conflict;
+using core::sqlstate_not_found;
+using core::sqlstate_unprocessable;
+using ledger::fail;
+using nlohmann::json;
+
+/*---- statements ----*/
+
+constexpr const char lock_accounts_sql[] =
+    "SELECT a.id::text, a.account_number, a.status, a.currency::text, a.gl_account_id::text, "
+    "       a.balance_minor, a.allow_overdraft_minor "
+    "FROM corebank.ledger_accounts a WHERE a.id = ANY ($1::uuid[]) ORDER BY a.id FOR UPDATE";
+
+constexpr const char read_accounts_sql[] =
+    "SELECT a.id::text, a.account_number, a.status, a.currency::text, a.gl_account_id::text, "
+    "       a.balance_minor, a.allow_overdraft_minor "
+    "FROM corebank.ledger_accounts a WHERE a.id = ANY ($1::uuid[]) ORDER BY a.id";
+
+constexpr const char gl_accounts_sql[] =
+    "SELECT g.id::text, g.code, g.currency::text, g.active, g.allow_manual, g.first_posted_at IS NULL "
+    "FROM corebank.gl_accounts g WHERE g.id = ANY ($1::uuid[])";
+
+constexpr const char business_date_sql[] =
+    "SELECT to_char(corebank_internal.business_today(), 'YYYY-MM-DD'), "
+    "       (extract(epoch FROM now()) * 1000000)::bigint";
+
+constexpr const char branch_sql[] = "SELECT b.code, b.active FROM corebank.branches b WHERE b.id = $1::uuid";
+
+constexpr const char period_status_sql[] =
+    "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar";
+
+constexpr const char period_lock_sql[] =
+    "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
+
+constexpr const char period_create_sql[] =
+    "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
+
+// Sets first_posted_at (freezing code and type) in id order.
+constexpr const char first_posted_sql[] =
+    "UPDATE corebank.gl_accounts g SET first_posted_at = now() "
+    "WHERE g.id IN (SELECT x.id FROM corebank.gl_accounts x "
+    "               WHERE x.id = ANY ($1::uuid[]) AND x.first_posted_at IS NULL ORDER BY x.id FOR NO KEY UPDATE)";
+
+// Rows are inserted (and locked) in gl_account_id order.
+constexpr const char stripes_sql[] =
+    "INSERT INTO corebank.gl_balance_stripes AS s (gl_account_id, stripe, debit_minor, credit_minor) "
+    "SELECT d.gl, $2, d.debit, d.credit "
+    "FROM jsonb_to_recordset($1) AS d(gl uuid, debit bigint, credit bigint) ORDER BY d.gl "
+    "ON CONFLICT (gl_account_id, stripe) DO UPDATE "
+    "SET debit_minor = s.debit_minor + excluded.debit_minor, credit_minor = s.credit_minor + excluded.credit_minor";
+
+constexpr const char chain_lock_sql[] =
+    "SELECT h.seq, h.hash FROM corebank.chain_heads h WHERE h.stripe = $1 FOR UPDATE";
+
+constexpr const char chain_advance_sql[] =
+    "UPDATE corebank.chain_heads SET seq = $2, hash = $3, updated_at = now() WHERE stripe = $1";
+
+constexpr const char insert_transaction_sql[] =
+    "INSERT INTO corebank.transactions (id, reference, type, status, description, value_date, branch_id, channel, "
+    "    maker_id, operator_id, idempotency_key, reverses_id, released, chain_stripe, chain_seq, prev_hash, hash, "
+    "    created_at, posted_at) "
+    "VALUES ($1::uuid, $2, $3, 'POSTED', $4, $5::date, $6::uuid, $7, $8::uuid, $9::uuid, $10, $11::uuid, true, "
+    "        $12, $13, $14, $15, now(), now())";
+
+constexpr const char post_pending_sql[] =
+    "UPDATE corebank.transactions "
+    "SET status = 'POSTED', operator_id = $2::uuid, chain_stripe = $3, chain_seq = $4, prev_hash = $5, hash = $6, "
+    "    posted_at = now() "
+    "WHERE id = $1::uuid AND status = 'PENDING' AND released";
+
+constexpr const char insert_entries_sql[] =
+    "INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, ledger_account_id, currency, "
+    "    side, amount_minor, branch_id, value_date, channel, operator_id, narrative, created_at) "
+    "SELECT $1::uuid, l.line_no, l.gl, l.account, l.currency, l.side, l.amount, $3::uuid, $2::date, $4, "
+    "       $5::uuid, l.narrative, now() "
+    "FROM jsonb_to_recordset($6) "
+    "     AS l(line_no smallint, gl uuid, account uuid, currency text, side text, amount bigint, narrative text) "
+    "ORDER BY l.line_no";
+
+constexpr const char update_balances_sql[] =
+    "UPDATE corebank.ledger_accounts a "
+    "SET balance_minor = a.balance_minor + d.delta, version = a.version + 1, updated_at = now() "
+    "FROM jsonb_to_recordset($1) AS d(id uuid, delta bigint) WHERE a.id = d.id";
+
+constexpr const char render_sql[] = "SELECT corebank_internal.transaction_json($1::uuid)";
+
+constexpr const char claim_sql[] =
+    "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+
+constexpr const char stored_sql[] =
+    "SELECT k.request_hash, k.response FROM corebank.idempotency_keys k WHERE k.scope = $1 AND k.key = $2";
+
+constexpr const char complete_sql[] =
+    "UPDATE corebank.idempotency_keys k "
+    "SET transaction_id = $3::uuid, response = corebank_internal.transaction_json($3::uuid) "
+    "WHERE k.scope = $1 AND k.key = $2 RETURNING k.response";
+
+/*---- helpers ----*/
+
+std::string line_name(const Line& line) {
+    return line.field.empty() ? "lines[" + std::to_string(line.line_no - 1) + "]" : line.field;
+}
+
+std::vector<std::string> distinct_gl_ids(const std::vector<Line>& lines) {
+    std::set<std::string> ids;
+    for (const Line& line : lines) ids.insert(line.gl_account_id);
+    return {ids.begin(), ids.end()};
+}
+
+struct GlAccount {
+    std::string code;
+    std::string currency;
+    bool active = false;
+    bool allow_manual = false;
+    bool never_posted = false;
+};
+
+std::map<std::string, GlAccount> read_gl_accounts(const std::vector<std::string>& ids) {
+    const std::uint64_t rows = spi::execute(gl_accounts_sql, {spi::Arg::text_array(ids)});
+    std::map<std::string, GlAccount> accounts;
+    for (std::uint64_t row = 0; row < rows; ++row) {
+        accounts[spi::get_text(row, 1).value()] =
+            GlAccount{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(), spi::get_bool(row, 4).value(),
+                      spi::get_bool(row, 5).value(), spi::get_bool(row, 6).value()};
+    }
+    return accounts;
+}
+
+// Customer-side deltas (credits minus debits) per account.
+std::map<std::string, std::int64_t> account_deltas(const std::vector<Line>& lines) {
+    std::map<std::string, std::int64_t> deltas;
+    for (const Line& line : lines) {
+        if (!line.account_id) continue;
+        deltas[*line.account_id] += line.side == 'C' ? line.amount_minor : -line.amount_minor;
+    }
+    return deltas;
+}
+
+// A posting that lowers a balance may not take it below the overdraft
+// limit; one that raises it is always accepted (a deposit into an account
+// already past a lowered limit must not be refused).
+void check_limits(const std::vector<Line>& lines, const Accounts& accounts) {
+    for (const auto& [account_id, delta] : account_deltas(lines)) {
+        const auto found = accounts.find(account_id);
+        CB_CHECK(found != accounts.end());
+        const Account& account = found->second;
+        std::int64_t balance_after = 0;
+        if (__builtin_add_overflow(account.balance_minor, delta, &balance_after)) {
+            fail(sqlstate_unprocessable, "the posting would overflow account " + account.account_number);
+        }
+        if (delta < 0 && balance_after < -account.allow_overdraft_minor) {
+            fail(sqlstate_unprocessable, "insufficient funds in account " + account.account_number);
+        }
+    }
+}
+
+void mark_first_postings(const std::vector<Line>& lines) {
+    spi::execute(first_posted_sql, {spi::Arg::text_array(distinct_gl_ids(lines))});
+}
+
+void add_to_stripes(const std::vector<Line>& lines, int stripe) {
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> totals;  // gl -> (debit, credit)
+    for (const Line& line : lines) {
+        auto& total = totals[line.gl_account_id];
+        (line.side == 'D' ? total.first : total.second) += line.amount_minor;
+    }
+    json rows = json::array();
+    for (const auto& [gl, total] : totals) rows.push_back({{"gl", gl}, {"debit", total.first}, {"credit", total.second}});
+    const std::uint64_t updated = spi::execute(stripes_sql, {spi::Arg::jsonb(rows.dump()), spi::Arg::int4(stripe)});
+    CB_CHECK(updated == totals.size());
+}
+
+void update_balances(const std::vector<Line>& lines) {
+    const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
+    if (deltas.empty()) return;
+    json rows = json::array();
+    for (const auto& [id, delta] : deltas) rows.push_back({{"id", id}, {"delta", delta}});
+    const std::uint64_t updated = spi::execute(update_balances_sql, {spi::Arg::jsonb(rows.dump())});
+    CB_CHECK(updated == deltas.size());
+}
+
+core::ledger::ChainTransaction chain_record(const Header& header, const std::vector<Line>& lines,
+                                           const std::string& value_date, std::int64_t now_us) {
+    core::ledger::ChainTransaction record;
+    record.id = header.id;
+    record.type = header.type;
+    record.reference = header.reference;
+    record.description = header.description;
+    record.value_date = value_date;
+    record.branch_id = header.branch_id;
+    record.channel = header.channel;
+    record.maker_id = header.maker_id;
+    record.operator_id = header.operator_id;
+    record.reverses_id = header.reverses_id;
+    record.idempotency_key = header.idempotency_key;
+    record.created_at_us = header.created_at_us.value_or(now_us);
+    record.posted_at_us = now_us;
+    for (const Line& line : lines) {
+        record.entries.push_back(core::ledger::ChainEntry{line.line_no, line.gl_account_id, line.account_id,
+                                                          line.currency, line.side, line.amount_minor, line.narrative,
+                                                          header.branch_id, value_date, header.channel,
+                                                          header.operator_id, now_us});
+    }
+    return record;
+}
+
+struct ChainLink {
+    std::int64_t seq;
+    std::string prev_hash;
+    std::string hash;
+};
+
+// Extends the backend's chain: locks its head, hashes, advances the head.
+ChainLink extend_chain(core::ledger::ChainTransaction& record, int stripe) {
+    const std::uint64_t rows = spi::execute(chain_lock_sql, {spi::Arg::int4(stripe)});
+    CB_CHECK(rows == 1);  // 16 heads are seeded by the install script
+    ChainLink link{spi::get_int(0, 1).value() + 1, spi::get_bytea(0, 2).value(), {}};
+    CB_CHECK(link.prev_hash.size() == core::sha256_bytes);
+    record.stripe = stripe;
+    record.seq = link.seq;
+    link.hash = core::ledger::chain_hash(link.prev_hash, record);
+    spi::execute(chain_advance_sql, {spi::Arg::int4(stripe), spi::Arg::int8(link.seq), spi::Arg::bytea(link.hash)});
+    return link;
+}
+
+void write_transaction(const Header& header, const std::string& value_date, int stripe, const ChainLink& link) {
+    if (header.created_at_us) {
+        const std::uint64_t rows = spi::execute(
+            post_pending_sql, {spi::Arg::text(header.id), spi::Arg::text(header.operator_id), spi::Arg::int4(stripe),
+                               spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
+        if (rows != 1) fail(sqlstate_conflict, "transaction is no longer waiting to be posted");
+        return;
+    }
+    spi::execute(insert_transaction_sql,
+                 {spi::Arg::text(header.id), spi::Arg::text(header.reference), spi::Arg::text(header.type),
+                  spi::Arg::text(header.description), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
+                  spi::Arg::text(header.channel), spi::Arg::text(header.maker_id), spi::Arg::text(header.operator_id),
+                  spi::Arg::text(header.idempotency_key), spi::Arg::text(header.reverses_id), spi::Arg::int4(stripe),
+                  spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
+}
+
+void insert_entries(const Header& header, const std::vector<Line>& lines, const std::string& value_date) {
+    json rows = json::array();
+    for (const Line& line : lines) {
+        json row = {{"line_no", line.line_no}, {"gl", line.gl_account_id}, {"currency", line.currency},
+                    {"side", std::string(1, line.side)}, {"amount", line.amount_minor}};
+        row["account"] = line.account_id ? json(*line.account_id) : json(nullptr);
+        row["narrative"] = line.narrative ? json(*line.narrative) : json(nullptr);
+        rows.push_back(std::move(row));
+    }
+    const std::uint64_t inserted = spi::execute(
+        insert_entries_sql, {spi::Arg::text(header.id), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
+                             spi::Arg::text(header.channel), spi::Arg::text(header.operator_id),
+                             spi::Arg::jsonb(rows.dump())});
+    CB_CHECK(inserted == lines.size());
+}
+
+}  // namespace
+
+Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
+    std::set<std::string> ids;
+    for (const Line& line : lines) {
+        if (line.account_id) ids.insert(*line.account_id);
+    }
+    Accounts accounts;
+    if (ids.empty()) return accounts;
+    const std::uint64_t rows = spi::execute(for_update ? lock_accounts_sql : read_accounts_sql,
+                                            {spi::Arg::text_array(std::vector<std::string>(ids.begin(), ids.end()))});
+    for (std::uint64_t row = 0; row < rows; ++row) {
+        accounts[spi::get_text(row, 1).value()] =
+            Account{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(), spi::get_text(row, 4).value(),
+                    spi::get_text(row, 5).value(), spi::get_int(row, 6).value(), spi::get_int(row, 7).value()};
+    }
+    return accounts;
+}
+
+void bind_accounts(std::vector<Line>& lines, const Accounts& accounts) {
+    for (Line& line : lines) {
+        if (!line.account_id) continue;
+        const auto found = accounts.find(*line.account_id);
+        if (found == accounts.end()) fail(sqlstate_not_found, line_name(line) + ".accountId: account not found");
+        const Account& account = found->second;
+        // Issue 4 grows the rules for FROZEN, DORMANT and CLOSED accounts.
+        if (account.status != "ACTIVE") {
+            fail(sqlstate_unprocessable, "account " + account.account_number + " is " + account.status);
+        }
+        if (line.currency.empty()) line.currency = account.currency;
+        if (line.currency != account.currency) {
+            fail(sqlstate_unprocessable,
+                 line_name(line) + ": account " + account.account_number + " is in " + account.currency);
+        }
+        if (line.gl_account_id.empty()) line.gl_account_id = account.gl_account_id;
+        if (line.gl_account_id != account.gl_account_id) {
+            fail(sqlstate_unprocessable,
+                 line_name(line) + ": glAccountId is not the control account of account " + account.account_number);
+        }
+    }
+}
+
+bool check_gl_accounts(std::vector<Line>& lines, GlRule rule) {
+    const std::map<std::string, GlAccount> accounts = read_gl_accounts(distinct_gl_ids(lines));
+    bool first_posting = false;
+    for (Line& line : lines) {
+        CB_CHECK(!line.gl_account_id.empty());
+        const auto found = accounts.find(line.gl_account_id);
+        if (found == accounts.end()) fail(sqlstate_not_found, line_name(line) + ".glAccountId: GL account not found");
+        const GlAccount& gl = found->second;
+        const std::string label = "GL account " + gl.code + " (" + gl.currency + ")";
+        if (!gl.active) fail(sqlstate_unprocessable, label + " is inactive");
+        if (line.currency.empty()) line.currency = gl.currency;
+        if (line.currency != gl.currency) {
+            fail(sqlstate_unprocessable, line_name(line) + ": " + label + " does not take " + line.currency);
+        }
+        if (rule == GlRule::manual && !gl.allow_manual) {
+            fail(sqlstate_unprocessable, label + " does not allow manual posting");
+        }
+        first_posting = first_posting || gl.never_posted;
+    }
+    return first_posting;
+}
+
+void check_balanced(const std::vector<Line>& lines) {
+    std::vector<core::ledger::Line> plain;
+    plain.reserve(lines.size());
+    for (const Line& line : lines) {
+        core::ledger::Line item;
+        item.currency = line.currency;
+        item.side = line.side == 'D' ? core::ledger::Side::debit : core::ledger::Side::credit;
+        item.amount_minor = line.amount_minor;
+        plain.push_back(std::move(item));
+    }
+    if (const std::optional<std::string> currency = core::ledger::unbalanced_currency(plain)) {
+        fail(sqlstate_unprocessable, "transaction is not balanced in " + *currency);
+    }
+}
+
+ValueDate check_value_date(const std::optional<std::string>& value_date, bool lock_period) {
+    const std::uint64_t rows = spi::execute(business_date_sql, {});
+    CB_CHECK(rows == 1);
+    const std::string today = spi::get_text(0, 1).value();
+    const std::int64_t now_us = spi::get_int(0, 2).value();
+    const std::string date = value_date.value_or(today);
+    CB_CHECK(core::ledger::is_iso_date(date));
+    // YYYY-MM-DD strings order like the dates they name.
+    if (date > today) fail(sqlstate_unprocessable, "valueDate must not be after the business date " + today);
+
+    const std::string period = date.substr(0, 7);
+    std::uint64_t found = spi::execute(lock_period ? period_lock_sql : period_status_sql, {spi::Arg::text(period)});
+    if (found == 0 && lock_period) {
+        // The row lets a concurrent close wait for this posting (FOR SHARE).
+        spi::execute(period_create_sql, {spi::Arg::text(period)});
+        found = spi::execute(period_lock_sql, {spi::Arg::text(period)});
+        CB_CHECK(found == 1);
+    }
+    if (found == 1 && spi::get_text(0, 1).value() == "CLOSED") {
+        fail(sqlstate_unprocessable, "accounting period " + period + " is closed");
+    }
+    return ValueDate{date, now_us};
+}
+
+void check_branch(const std::string& branch_id) {
+    const std::uint64_t rows = spi::execute(branch_sql, {spi::Arg::text(branch_id)});
+    if (rows == 0) fail(sqlstate_not_found, "branchId: branch not found");
+    if (!spi::get_bool(0, 2).value()) {
+        fail(sqlstate_unprocessable, "branch " + spi::get_text(0, 1).value() + " is inactive");
+    }
+}
+
+void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule) {
+    CB_CHECK(lines.size() >= core::ledger::lines_min && lines.size() <= core::ledger::lines_max);
+    std::vector<Line> checked = lines;
+    const bool first_posting = check_gl_accounts(checked, rule);
+    check_balanced(checked);
+    check_branch(header.branch_id);
+    const ValueDate dated = check_value_date(header.value_date, true);
+    const std::string& value_date = dated.value_date;
+    const std::int64_t now_us = dated.now_us;
+    check_limits(checked, accounts);
+
+    // Once per GL account ever: freezes its code and type.
+    if (first_posting) mark_first_postings(checked);
+    const int stripe = ledger::backend_stripe();
+    ledger_guard::WriterScope writer;
+    add_to_stripes(checked, stripe);
+    core::ledger::ChainTransaction record = chain_record(header, checked, value_date, now_us);
+    const ChainLink link = extend_chain(record, stripe);
+    write_transaction(header, value_date, stripe, link);
+    insert_entries(header, checked, value_date);
+    update_balances(checked);
+}
+
+Datum render_transaction(const std::string& transaction_id) {
+    const std::uint64_t rows = spi::execute(render_sql, {spi::Arg::text(transaction_id)});
+    CB_CHECK(rows == 1);
+    bool is_null = true;
+    const Datum rendered = spi::get_jsonb_for_return(0, 1, &is_null);
+    if (is_null) fail(sqlstate_not_found, "Transaction not found");
+    return rendered;
+}
+
+Claim idempotency_claim(const char* scope, const std::string& key, const std::string& request_hash) {
+    CB_CHECK(request_hash.size() == core::sha256_bytes);
+    // Waits on the unique index while another transaction holds the same
+    // key; once it commits, the key is taken and its response readable.
+    const std::uint64_t inserted =
+        spi::execute(claim_sql, {spi::Arg::text(scope), spi::Arg::text(key), spi::Arg::bytea(request_hash)});
+    if (inserted == 1) return Claim{};
+    const std::uint64_t rows = spi::execute(stored_sql, {spi::Arg::text(scope), spi::Arg::text(key)});
+    CB_CHECK(rows == 1);
+    if (spi::get_bytea(0, 1).value() != request_hash) {
+        fail(sqlstate_conflict, "idempotencyKey was already used for a different request");
+    }
+    Claim claim;
+    claim.replay = true;
+    bool is_null = true;
+    claim.response = spi::get_jsonb_for_return(0, 2, &is_null);
+    CB_CHECK(!is_null);  // the key and its response commit together
+    return claim;
+}
+
+Datum idempotency_complete(const char* scope, const std::string& key, const std::string& transaction_id) {
+    const std::uint64_t rows =
+        spi::execute(complete_sql, {spi::Arg::text(scope), spi::Arg::text(key), spi::Arg::text(transaction_id)});
+    CB_CHECK(rows == 1);
+    bool is_null = true;
+    const Datum response = spi::get_jsonb_for_return(0, 1, &is_null);
+    CB_CHECK(!is_null);
+    return response;
+}
+
+}  // namespace corebank::pg::posting

@@ -1,0 +1,126 @@
+// ledger_posting.hpp: the posting engine (docs/design/ledger.md, Posting).
+//
+// One path writes the journal: ledger_post, the posting of a released manual
+// journal (core_transaction_post) and an approved reversal all call post().
+// It runs, inside the caller's SPI connection and database transaction:
+//   validation  GL accounts exist, are active and in the line's currency
+//               (and allow manual posting for manual journals); the branch
+//               is active; the value date is not after the business date;
+//               balanced per currency;
+//   locks       in one fixed order, so that concurrent postings never
+//               deadlock: the ledger accounts (load_accounts, one statement,
+//               ORDER BY id FOR UPDATE; done by the caller before post), the
+//               accounting period row (FOR SHARE: a close waits for postings
+//               in flight, and postings after it see CLOSED), the GL
+//               accounts posted to for the first time (ORDER BY id), the GL
+//               balance stripes (ORDER BY gl_account_id), the chain head of
+//               the backend's stripe;
+//   limits      a customer balance may not end below -allow_overdraft_minor
+//               when the posting lowers it;
+//   writes      the transaction row, the entries (one multi-row INSERT), the
+//               customer balances, the GL balance stripes and the chain head,
+//               the derived ones inside a ledger_guard::WriterScope.
+// The deferred trigger journal_entries_balanced checks the balance again at
+// commit, whatever wrote the entries.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pg/postgres.hpp"
+
+namespace corebank::pg::posting {
+
+struct Line {
+    std::int64_t line_no = 0;                // 1-based, the order of the request
+    std::string gl_account_id;               // empty until bind_accounts for account-only lines
+    std::optional<std::string> account_id;   // ledger (customer) account
+    std::string currency;                    // empty until known (manual journals)
+    char side = 'D';                         // 'D' or 'C'
+    std::int64_t amount_minor = 0;
+    std::optional<std::string> narrative;
+    std::string field;                       // the line in error messages ("entries[0]"); default lines[n]
+};
+
+struct Header {
+    std::string id;
+    std::string type;
+    std::string reference;
+    std::optional<std::string> description;
+    std::optional<std::string> value_date;   // YYYY-MM-DD; nullopt: the business date
+    std::string branch_id;
+    std::string channel;
+    std::string operator_id;
+    std::optional<std::string> maker_id;
+    std::optional<std::string> reverses_id;
+    std::optional<std::string> idempotency_key;
+    // Set when an existing PENDING transaction is posted (its created_at);
+    // nullopt when post() inserts a new transaction row.
+    std::optional<std::int64_t> created_at_us;
+};
+
+struct Account {
+    std::string account_number;
+    std::string status;
+    std::string currency;
+    std::string gl_account_id;
+    std::int64_t balance_minor = 0;
+    std::int64_t allow_overdraft_minor = 0;
+};
+using Accounts = std::map<std::string, Account>;
+
+enum class GlRule { any, manual };
+
+// The ledger accounts the lines name; for_update locks them in id order.
+Accounts load_accounts(const std::vector<Line>& lines, bool for_update);
+
+// Completes account lines (control GL account, currency) and checks every
+// named account: it exists (CB404), is ACTIVE, and the line's currency and GL
+// account are its own (CB422).
+void bind_accounts(std::vector<Line>& lines, const Accounts& accounts);
+
+// Checks the GL accounts of the lines (CB404 unknown; CB422 inactive, other
+// currency, no manual posting under GlRule::manual) and fills a line's
+// missing currency from its GL account. True when one of them has never
+// been posted to.
+bool check_gl_accounts(std::vector<Line>& lines, GlRule rule);
+
+// CB422 "transaction is not balanced in <CUR>".
+void check_balanced(const std::vector<Line>& lines);
+
+// Checks that `value_date` (default: the business date) is not after the
+// business date and not in a CLOSED period; lock_period takes the period row
+// FOR SHARE (postings). Returns the value date and now() in microseconds
+// since the Unix epoch (the transaction's timestamps, for the hash chain).
+struct ValueDate {
+    std::string value_date;  // YYYY-MM-DD
+    std::int64_t now_us = 0;
+};
+ValueDate check_value_date(const std::optional<std::string>& value_date, bool lock_period);
+
+// Checks that the branch exists (CB404) and is active (CB422).
+void check_branch(const std::string& branch_id);
+
+// Posts: every step listed above. The accounts must come from
+// load_accounts(lines, true) and the lines from bind_accounts.
+void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule);
+
+// The TransactionResponse of a transaction, for returning (CB404 if absent).
+Datum render_transaction(const std::string& transaction_id);
+
+// Idempotency (table idempotency_keys). claim() inserts the key or, when it
+// exists (waiting for a concurrent holder to commit), compares the request
+// hash: the same request answers *replay with the stored response (a Datum
+// for returning), another request is CB409. complete() stores the rendered
+// transaction as the key's response and returns it.
+struct Claim {
+    bool replay = false;
+    Datum response = static_cast<Datum>(0);
+};
+Claim idempotency_claim(const char* scope, const std::string& key, const std::string& request_hash);
+Datum idempotency_complete(const char* scope, const std::string& key, const std::string& transaction_id);
+
+}  // namespace corebank::pg::posting

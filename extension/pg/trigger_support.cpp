@@ -1,0 +1,161 @@
+// trigger_support.cpp: see trigger_support.hpp.
+#include "pg/trigger_support.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+#include "pg/check.hpp"
+#include "pg/guard.hpp"
+
+extern "C" {
+#include "utils/date.h"
+#include "utils/datum.h"
+#include "utils/datetime.h"
+}
+
+namespace corebank::pg::trigger {
+
+namespace {
+
+int attnum_of(const TriggerData* trigger, const char* column) {
+    const TupleDesc descriptor = trigger->tg_relation->rd_att;
+    const int attnum = pg_guard([&]() noexcept { return SPI_fnumber(descriptor, column); });
+    CB_CHECK(attnum > 0);  // a column the trigger's own table must have
+    return attnum;
+}
+
+Datum value_at(const TriggerData* trigger, HeapTuple row, int attnum, bool* is_null) {
+    const TupleDesc descriptor = trigger->tg_relation->rd_att;
+    return pg_guard([&]() noexcept { return SPI_getbinval(row, descriptor, attnum, is_null); });
+}
+
+}  // namespace
+
+TriggerData* require(FunctionCallInfo fcinfo, const char* function_name) {
+    if (!CALLED_AS_TRIGGER(fcinfo)) {
+        throw core::CoreError(core::sqlstate_internal, std::string(function_name) + " must be called as a trigger");
+    }
+    return reinterpret_cast<TriggerData*>(fcinfo->context);
+}
+
+bool is_insert(const TriggerData* trigger) { return TRIGGER_FIRED_BY_INSERT(trigger->tg_event); }
+bool is_update(const TriggerData* trigger) { return TRIGGER_FIRED_BY_UPDATE(trigger->tg_event); }
+bool is_delete(const TriggerData* trigger) { return TRIGGER_FIRED_BY_DELETE(trigger->tg_event); }
+bool is_truncate(const TriggerData* trigger) { return TRIGGER_FIRED_BY_TRUNCATE(trigger->tg_event); }
+
+Datum row_result(const TriggerData* trigger) {
+    if (!TRIGGER_FIRED_FOR_ROW(trigger->tg_event) || TRIGGER_FIRED_AFTER(trigger->tg_event)) {
+        return PointerGetDatum(nullptr);
+    }
+    if (is_update(trigger)) return PointerGetDatum(trigger->tg_newtuple);
+    return PointerGetDatum(trigger->tg_trigtuple);
+}
+
+HeapTuple new_row(const TriggerData* trigger) {
+    CB_CHECK(TRIGGER_FIRED_FOR_ROW(trigger->tg_event));
+    return is_update(trigger) ? trigger->tg_newtuple : trigger->tg_trigtuple;
+}
+
+HeapTuple old_row(const TriggerData* trigger) {
+    CB_CHECK(TRIGGER_FIRED_FOR_ROW(trigger->tg_event) && !is_insert(trigger));
+    return trigger->tg_trigtuple;
+}
+
+std::string table_name(const TriggerData* trigger) {
+    return std::string(NameStr(trigger->tg_relation->rd_rel->relname));
+}
+
+std::optional<std::string> text(const TriggerData* trigger, HeapTuple row, const char* column) {
+    const int attnum = attnum_of(trigger, column);
+    const TupleDesc descriptor = trigger->tg_relation->rd_att;
+    const char* value = pg_guard([&]() noexcept { return static_cast<const char*>(SPI_getvalue(row, descriptor, attnum)); });
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+}
+
+std::optional<std::int64_t> integer(const TriggerData* trigger, HeapTuple row, const char* column) {
+    const int attnum = attnum_of(trigger, column);
+    bool is_null = true;
+    const Datum value = value_at(trigger, row, attnum, &is_null);
+    if (is_null) return std::nullopt;
+    switch (TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid) {
+        case INT2OID:
+            return DatumGetInt16(value);
+        case INT4OID:
+            return DatumGetInt32(value);
+        case INT8OID:
+            return DatumGetInt64(value);
+        default:
+            break;
+    }
+    CB_CHECK(!"integer(): column is not an integer");
+    return std::nullopt;
+}
+
+std::optional<bool> boolean(const TriggerData* trigger, HeapTuple row, const char* column) {
+    const int attnum = attnum_of(trigger, column);
+    CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == BOOLOID);
+    bool is_null = true;
+    const Datum value = value_at(trigger, row, attnum, &is_null);
+    if (is_null) return std::nullopt;
+    return DatumGetBool(value);
+}
+
+std::optional<std::string> date_period(const TriggerData* trigger, HeapTuple row, const char* column) {
+    const int attnum = attnum_of(trigger, column);
+    CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == DATEOID);
+    bool is_null = true;
+    const Datum value = value_at(trigger, row, attnum, &is_null);
+    if (is_null) return std::nullopt;
+    const DateADT date = DatumGetDateADT(value);
+    // Infinite dates have no period; the CHECKs of the journal keep them out.
+    CB_CHECK(!DATE_NOT_FINITE(date));
+    int year = 0;
+    int month = 0;
+    int day = 0;
+    j2date(date + POSTGRES_EPOCH_JDATE, &year, &month, &day);
+    CB_CHECK(year >= 1 && year <= 9999 && month >= 1 && month <= 12);
+    char period[8];
+    snprintf(period, sizeof period, "%04d-%02d", year, month);  // PostgreSQL's snprintf (port.h)
+    return std::string(period);
+}
+
+bool changed(const TriggerData* trigger, const char* column) {
+    return detail::changed_at(trigger, attnum_of(trigger, column));
+}
+
+namespace detail {
+
+int column_count(const TriggerData* trigger) { return trigger->tg_relation->rd_att->natts; }
+
+const char* column_name(const TriggerData* trigger, int attnum) {
+    const Form_pg_attribute attribute = TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1);
+    if (attribute->attisdropped) return nullptr;
+    return NameStr(attribute->attname);
+}
+
+bool changed_at(const TriggerData* trigger, int attnum) {
+    CB_CHECK(is_update(trigger));
+    const Form_pg_attribute attribute = TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1);
+    bool old_null = true;
+    bool new_null = true;
+    const Datum old_value = value_at(trigger, trigger->tg_trigtuple, attnum, &old_null);
+    const Datum new_value = value_at(trigger, trigger->tg_newtuple, attnum, &new_null);
+    if (old_null || new_null) return old_null != new_null;
+    const bool by_value = attribute->attbyval;
+    const int16 length = attribute->attlen;
+    return pg_guard([&]() noexcept {
+        if (length == -1) {
+            // Detoasted bytes: the same value stored compressed or not is equal.
+            struct varlena* a = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(old_value)));
+            struct varlena* b = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(new_value)));
+            return VARSIZE_ANY_EXHDR(a) != VARSIZE_ANY_EXHDR(b) ||
+                   std::memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) != 0;
+        }
+        return !datumIsEqual(old_value, new_value, by_value, length);
+    });
+}
+
+}  // namespace detail
+
+}  // namespace corebank::pg::trigger

@@ -1,0 +1,44 @@
+// context.hpp: what the core-banking handlers share. Configuration, the
+// operation policy and the token verifier's key cache: nothing another tier
+// process would need.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "banking/policy.hpp"
+#include "config.hpp"
+#include "db.hpp"
+#include "http_types.hpp"
+#include "router.hpp"
+#include "token_verifier.hpp"
+
+namespace corebank::httpd::core_banking {
+
+struct Context {
+    Config config;
+    OperationPolicy policy;
+    std::shared_ptr<TokenVerifier> verifier;
+    std::string openapi_document;
+};
+
+// Who is calling: the application (API key) and, when the operation records
+// a person, the staff member from the verified access token.
+struct Caller {
+    std::string key_id;
+    std::set<std::string> key_scopes;
+    std::optional<std::string> actor_id;
+    std::vector<std::string> actor_roles;
+};
+
+// Checks X-API-Key (hash lookup, revocation, per-key rate limit across all
+// tier processes), the scope the operation needs, and the staff token and
+// role when the policy asks for a person. Throws ApiError 401/403/429.
+Caller authorize(const Context& context, const HttpRequest& request, Db& db, const std::string& operation);
+
+Router make_router(std::shared_ptr<const Context> context);
+
+}  // namespace corebank::httpd::core_banking

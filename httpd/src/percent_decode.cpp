@@ -1,0 +1,37 @@
+#include "percent_decode.hpp"
+
+namespace corebank::httpd {
+
+namespace {
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+}  // namespace
+
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '+' && plus_is_space) {
+            out.push_back(' ');
+        } else if (c == '%') {
+            if (i + 2 >= text.size()) return std::nullopt;
+            const int high = hex_value(text[i + 1]), low = hex_value(text[i + 2]);
+            if (high < 0 || low < 0) return std::nullopt;
+            out.push_back(static_cast<char>(high * 16 + low));
+            i += 2;
+        } else {
+            out.push_back(c);
+        }
+    }
+    if (out.find('\0') != std::string::npos) return std::nullopt;
+    return out;
+}
+
+}  // namespace corebank::httpd
