@@ -327,7 +327,16 @@ COREBANK_TRIGGER(parked_change_guard) {
              std::string(operation_name(trigger)) + " on parked_changes refused");
     }
     if (trigger::text(trigger, trigger::old_row(trigger), "status") != std::optional<std::string>("PENDING")) {
-        fail(sqlstate_conflict, "a decided change cannot be modified");
+        // One exception: the approval records its result once, in the same
+        // transaction, after the change is marked APPROVED (so the result
+        // renders the entity as approved). Nothing else of a decided change moves.
+        bool only_result = trigger::is_update(trigger) &&
+                           !trigger::text(trigger, trigger::old_row(trigger), "result").has_value();
+        trigger::for_each_changed(trigger, [&](const char* column) {
+            only_result = only_result && std::string_view(column) == "result";
+        });
+        if (!only_result) fail(sqlstate_conflict, "a decided change cannot be modified");
+        return trigger::row_result(trigger);
     }
     trigger::for_each_changed(trigger, [&](const char* column) {
         if (listed(proposal_columns, column)) {

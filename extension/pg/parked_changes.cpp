@@ -50,8 +50,12 @@ constexpr const char lock_sql[] =
 
 constexpr const char approve_sql[] =
     "UPDATE corebank.parked_changes "
-    "SET status = 'APPROVED', checker_id = $2::uuid, decided_at = now(), comment = $3, result = $4::jsonb "
+    "SET status = 'APPROVED', checker_id = $2::uuid, decided_at = now(), comment = $3 "
     "WHERE id = $1::uuid AND status = 'PENDING'";
+
+// Filled once, after the change is applied (parked_change_guard allows exactly this).
+constexpr const char record_result_sql[] =
+    "UPDATE corebank.parked_changes SET result = $2::jsonb WHERE id = $1::uuid AND status = 'APPROVED' AND result IS NULL";
 
 constexpr const char reject_sql[] =
     "UPDATE corebank.parked_changes "
@@ -361,10 +365,12 @@ void approve(const std::string& change_id, const std::string& checker_id, const 
     const Change change = lock_pending(change_id, checker_id, "approve");
     const Operation* operation = find_operation(change.operation);
     if (operation == nullptr) fail(sqlstate_unprocessable, "unknown operation '" + change.operation + "'");
-    const std::string result = operation->apply(change, checker_id);
+    // Marked APPROVED first, so the applied entity renders as approved in the result.
     const std::uint64_t rows = spi::execute(approve_sql, {spi::Arg::text(change_id), spi::Arg::text(checker_id),
-                                                          spi::Arg::text(comment), spi::Arg::jsonb(result)});
+                                                          spi::Arg::text(comment)});
     CB_CHECK(rows == 1);  // the row is locked and was PENDING
+    const std::string result = operation->apply(change, checker_id);
+    CB_CHECK(spi::execute(record_result_sql, {spi::Arg::text(change_id), spi::Arg::jsonb(result)}) == 1);
 }
 
 void reject(const std::string& change_id, const std::string& checker_id, const std::string& reason) {

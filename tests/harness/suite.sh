@@ -11,6 +11,7 @@
 #   ctest      the GoogleTest binaries registered with ctest
 #   install    CREATE EXTENSION corebank in a fresh database, load the policy
 #   pgtap      pg_prove pgtap/*.sql in that database
+#   concurrency pgtap/concurrency/*.sh, each on a database of its own
 #   upgrade    for every older version: install it, ALTER EXTENSION UPDATE,
 #              compare the catalog with the fresh install, pg_prove again
 #   e2e        corebankd against its own database, tests/e2e/test_*.py
@@ -272,6 +273,34 @@ step_pgtap() {
     fi
     run_prove corebank_test fresh
     record_counts pgtap "$PROVE_PASSED" "$PROVE_FAILED"
+    step_concurrency
+}
+
+# step_concurrency: the standalone concurrency scripts of pgtap/concurrency/
+# (parallel sessions, so they cannot run inside pg_prove's transaction), each
+# against a database of its own, as the tier's role.
+step_concurrency() {
+    local script name db passed=0 failed=0
+    for script in "$ROOT"/pgtap/concurrency/*.sh; do
+        [[ -f $script ]] || continue
+        name=$(basename "$script" .sh)
+        db="conc_${name}"
+        if ! test_db_create "$db" nopgtap >/dev/null; then
+            failed=$((failed + 1))
+            continue
+        fi
+        log "running pgtap/concurrency/$name.sh"
+        if timeout --foreground "$PROVE_TIMEOUT_S" bash "$script" \
+            "host=$TEST_SOCK port=$TEST_PORT dbname=$db user=corebank_app" 8 100 >"$TEST_TMP/$name.log" 2>&1; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            tail -n 20 "$TEST_TMP/$name.log" >&2 || true
+        fi
+    done
+    if ((passed + failed > 0)); then
+        record_counts concurrency "$passed" "$failed" "pgtap/concurrency/*.sh"
+    fi
 }
 
 # upgrade_from VERSION DEFAULT: one upgrade path, counted as one row:

@@ -32,6 +32,19 @@ HttpResponse platform_config_update(const Context& context, const HttpRequest& r
     return pass_through(db.exec(sql::platform_config_update, {change.dump(), *caller.actor_id}).scalar());
 }
 
+HttpResponse branch_scoping_get(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "branch_scoping.get");
+    return pass_through(db.exec(sql::branch_scoping_get, {}).scalar());
+}
+
+// Parked (01-core-banking.md): returns the ParkedChangeResponse; nothing
+// changes until a second person approves it.
+HttpResponse branch_scoping_update(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "branch_scoping.update");
+    const auto change = parse_branch_scoping_update(request.body);
+    return pass_through(db.exec(sql::branch_scoping_update, {change.dump(), *caller.actor_id}).scalar());
+}
+
 HttpResponse numbering_list(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "numbering.list");
     return pass_through(db.exec(sql::numbering_list, {}).scalar());

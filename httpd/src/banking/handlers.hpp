@@ -26,6 +26,8 @@ HttpResponse approval_reject(const Context&, const HttpRequest&, Db&);
 // admin_handlers.cpp: platform config, numbering, GL, budgets, branches, periods
 HttpResponse platform_config_get(const Context&, const HttpRequest&, Db&);
 HttpResponse platform_config_update(const Context&, const HttpRequest&, Db&);
+HttpResponse branch_scoping_get(const Context&, const HttpRequest&, Db&);
+HttpResponse branch_scoping_update(const Context&, const HttpRequest&, Db&);
 HttpResponse numbering_list(const Context&, const HttpRequest&, Db&);
 HttpResponse numbering_update(const Context&, const HttpRequest&, Db&);
 HttpResponse gl_accounts_list(const Context&, const HttpRequest&, Db&);

@@ -56,6 +56,8 @@ Router make_router(std::shared_ptr<const Context> c) {
     // platform configuration
     r.add(worker("GET", "/v1/platform/config", platform_config_get, c));
     r.add(worker("PUT", "/v1/platform/config", platform_config_update, c));
+    r.add(worker("GET", "/v1/platform/branch-scoping", branch_scoping_get, c));
+    r.add(worker("PUT", "/v1/platform/branch-scoping", branch_scoping_update, c));
     r.add(worker("GET", "/v1/platform/numbering", numbering_list, c));
     r.add(worker("PUT", "/v1/platform/numbering/:entityType", numbering_update, c));
     // general ledger

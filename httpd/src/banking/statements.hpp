@@ -36,6 +36,11 @@ inline const Statement platform_config_get{"core_platform_config_get",
                                            "SELECT corebank.core_platform_config_get()::text", 0};
 inline const Statement platform_config_update{
     "core_platform_config_update", "SELECT corebank.core_platform_config_update($1::jsonb, $2::uuid)::text", 2};
+inline const Statement branch_scoping_get{"core_branch_scoping_get",
+                                          "SELECT corebank.core_branch_scoping_get()::text", 0};
+inline const Statement branch_scoping_update{
+    "core_branch_scoping_update_request",
+    "SELECT corebank.core_branch_scoping_update_request($1::jsonb, $2::uuid)::text", 2};
 inline const Statement numbering_list{"core_numbering_list", "SELECT corebank.core_numbering_list()::text", 0};
 inline const Statement numbering_update{
     "core_numbering_update", "SELECT corebank.core_numbering_update($1, $2::jsonb, $3::uuid)::text", 3};

@@ -130,6 +130,14 @@ nlohmann::json parse_platform_config_update(const std::string& text) {
     return out;
 }
 
+nlohmann::json parse_branch_scoping_update(const std::string& text) {
+    JsonBody body(text);
+    nlohmann::json out = nlohmann::json::object();
+    put(out, "enabled", body.boolean("enabled", true));
+    body.finish();
+    return out;
+}
+
 nlohmann::json parse_numbering_update(const std::string& text) {
     JsonBody body(text);
     nlohmann::json out = nlohmann::json::object();

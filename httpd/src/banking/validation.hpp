@@ -22,6 +22,7 @@ inline constexpr std::int64_t amount_minor_max = 1'000'000'000'000'000;  // also
 
 nlohmann::json parse_manual_journal(const std::string& body);         // CreateTransactionRequest
 nlohmann::json parse_platform_config_update(const std::string& body); // UpdatePlatformConfigRequest
+nlohmann::json parse_branch_scoping_update(const std::string& body);  // UpdateBranchScopingRequest
 nlohmann::json parse_numbering_update(const std::string& body);       // UpdateNumberingConfigRequest
 nlohmann::json parse_gl_account_create(const std::string& body);     // CreateGlAccountRequest
 nlohmann::json parse_gl_account_update(const std::string& body);     // UpdateGlAccountRequest
