@@ -287,6 +287,26 @@ std::string branch_scoping_apply(const Change& change, const std::string& checke
     return single_text(branch_scoping_json_sql, {});
 }
 
+/*---- kyc.document.verify (issue 4) ----*/
+
+// The rules live with the KYC tables (sql/corebank--1.3--1.4.sql): the
+// document exists and is PENDING when parked; approval records the decision
+// with the checker as decider.
+constexpr const char kyc_verify_validate_sql[] =
+    "SELECT corebank_internal.kyc_document_verify_validate($1, $2::jsonb)";
+
+constexpr const char kyc_verify_apply_sql[] =
+    "SELECT corebank_internal.kyc_document_verify_apply($1, $2::jsonb, $3::uuid, $4::uuid)::text";
+
+void kyc_verify_validate(Change& change) {
+    spi::execute(kyc_verify_validate_sql, {spi::Arg::text(change.entity_id), spi::Arg::text(change.payload_json)});
+}
+
+std::string kyc_verify_apply(const Change& change, const std::string& checker_id) {
+    return single_text(kyc_verify_apply_sql, {spi::Arg::text(change.entity_id), spi::Arg::text(change.payload_json),
+                                              spi::Arg::text(checker_id), spi::Arg::text(change.id)});
+}
+
 /*---- the dispatch table ----*/
 
 struct Operation {
@@ -296,12 +316,13 @@ struct Operation {
     std::string (*apply)(const Change& change, const std::string& checker);  // when approved; the result JSON
 };
 
-constexpr std::array<Operation, 5> operations = {{
+constexpr std::array<Operation, 6> operations = {{
     {"transaction.release", "transaction", release_validate, release_apply},
     {"transaction.reverse", "transaction", reverse_validate, reverse_apply},
     {"period.close", "period", close_validate, close_apply},
     {"period.reopen", "period", reopen_validate, reopen_apply},
     {"branch_scoping.update", "platform", branch_scoping_validate, branch_scoping_apply},
+    {"kyc.document.verify", "kyc_document", kyc_verify_validate, kyc_verify_apply},
 }};
 
 const Operation* find_operation(std::string_view name) {

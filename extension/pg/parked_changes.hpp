@@ -9,6 +9,7 @@
 //   period.close           close an accounting period (no posting into it)
 //   period.reopen          reopen a closed period
 //   branch_scoping.update  a configuration change, {enabled: bool}
+//   kyc.document.verify    record a KYC document's decision (issue 4)
 //
 // Decisions, in this order: unknown id CB404; not PENDING CB409; past
 // expires_at CB422 "the change has lapsed" (readers already see it LAPSED;

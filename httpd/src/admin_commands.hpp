@@ -15,5 +15,11 @@ int run_client_create(const Config& config, const std::vector<std::string>& args
 // key-create --service core|events|verify --scopes a,b [--name N] [--caller ID] [--rate-limit N]:
 // prints the new key, and nothing else, on stdout.
 int run_key_create(const Config& config, const std::vector<std::string>& args);
+// webhook-add --url URL: registers a verification webhook endpoint and prints
+// its signing secret, and nothing else, on stdout (verify/admin.cpp).
+int run_webhook_add(const Config& config, const std::vector<std::string>& args);
+// webhook-list: the endpoints as JSON; webhook-disable --id ID: stops one.
+int run_webhook_list(const Config& config, const std::vector<std::string>& args);
+int run_webhook_disable(const Config& config, const std::vector<std::string>& args);
 
 }  // namespace corebank::httpd

@@ -1,6 +1,7 @@
 // config.cpp: parse "key = value" lines; environment wins over the file.
 #include "config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -51,6 +52,22 @@ std::vector<std::string> split_list(const std::string& value) {
     return out;
 }
 
+// Event platform names: distinct, 1 to 60 of a-z 0-9 _ . - (first a letter or digit).
+constexpr std::size_t event_platform_count = 6;
+std::vector<std::string> parse_event_platforms(const std::string& key, const std::string& value) {
+    const std::vector<std::string> names = split_list(value);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::string& name = names[i];
+        const bool valid = name.size() <= 60 && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.-") ==
+                                                    std::string::npos &&
+                           name[0] != '_' && name[0] != '.' && name[0] != '-';
+        if (!valid) throw std::runtime_error("config: " + key + ": '" + name + "' is not a platform name (a-z 0-9 _ . -)");
+        for (std::size_t j = 0; j < i; ++j)
+            if (names[j] == name) throw std::runtime_error("config: " + key + " names '" + name + "' twice");
+    }
+    return names;
+}
+
 using Setter = std::function<void(Config&, const std::string& key, const std::string& value)>;
 
 Setter int_setter(int Config::*field, int min, int max) {
@@ -98,6 +115,47 @@ const std::map<std::string, Setter>& setters() {
         {"mail_from", string_setter(&Config::mail_from)},
         {"data_key_file", string_setter(&Config::data_key_file)},
         {"policy_file", string_setter(&Config::policy_file)},
+        {"external_kyc_provider_mode",
+         [](Config& c, const std::string& k, const std::string& v) {
+             std::string mode;
+             for (char ch : v) mode.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+             if (mode.empty() || mode.size() > 32 || mode.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != std::string::npos)
+                 throw std::runtime_error("config: " + k + " must be 1 to 32 of A-Z and _ (STUB is the built-in provider)");
+             c.external_kyc_provider_mode = mode;
+         }},
+        {"verify_public_url",
+         [](Config& c, const std::string& k, const std::string& v) {
+             if (!v.empty() && v.rfind("http://", 0) != 0 && v.rfind("https://", 0) != 0)
+                 throw std::runtime_error("config: " + k + " must be an http(s) URL or empty");
+             c.verify_public_url = v;
+         }},
+        {"verify_session_lifetime_s", int_setter(&Config::verify_session_lifetime_s, 300, 604800)},
+        {"verify_client_token_ttl_s", int_setter(&Config::verify_client_token_ttl_s, 60, 86400)},
+        {"verify_image_bytes_max", int_setter(&Config::verify_image_bytes_max, 65536, 16777216)},
+        {"verify_check_provider",
+         [](Config& c, const std::string& k, const std::string& v) {
+             if (v != "offline") throw std::runtime_error("config: " + k + " must be offline (the built-in provider)");
+             c.verify_check_provider = v;
+         }},
+        {"verify_webhook_timeout_ms", int_setter(&Config::verify_webhook_timeout_ms, 500, 60000)},
+        {"verify_webhook_backoff_base_s", int_setter(&Config::verify_webhook_backoff_base_s, 1, 86400)},
+        {"verify_webhook_backoff_max_s", int_setter(&Config::verify_webhook_backoff_max_s, 1, 604800)},
+        {"verify_webhook_attempts_max", int_setter(&Config::verify_webhook_attempts_max, 1, 100)},
+        {"event_platforms",
+         [](Config& c, const std::string& k, const std::string& v) {
+             c.event_platforms = parse_event_platforms(k, v);
+             if (c.event_platforms.size() != event_platform_count)
+                 throw std::runtime_error("config: " + k + " must name exactly 6 platforms");
+         }},
+        {"event_platforms_inactive",
+         [](Config& c, const std::string& k, const std::string& v) { c.event_platforms_inactive = parse_event_platforms(k, v); }},
+        {"home_country_calling_code",
+         [](Config& c, const std::string& k, const std::string& v) {
+             const bool digits = !v.empty() && v.size() <= 3 && v[0] != '0' &&
+                                 v.find_first_not_of("0123456789") == std::string::npos;
+             if (!digits) throw std::runtime_error("config: " + k + " must be 1 to 3 digits, not starting with 0");
+             c.home_country_calling_code = v;
+         }},
         {"log_requests", [](Config& c, const std::string& k, const std::string& v) { c.log_requests = parse_bool(k, v); }},
     };
     return table;
@@ -152,6 +210,10 @@ Config load_config(const std::string& path, const std::map<std::string, std::str
         const auto it = environment.find(env_name);
         if (it != environment.end()) apply(config, key, it->second);
     }
+    // The specification names this setting without the CORE_ prefix; CORE_ wins.
+    if (const auto it = environment.find("EXTERNAL_KYC_PROVIDER_MODE");
+        it != environment.end() && environment.count("CORE_EXTERNAL_KYC_PROVIDER_MODE") == 0)
+        apply(config, "external_kyc_provider_mode", it->second);
     if (const auto it = environment.find("DATABASE_URL"); it != environment.end() && !it->second.empty())
         config.database_url = it->second;
     const std::string cwd = std::filesystem::current_path().string();
@@ -159,6 +221,11 @@ Config load_config(const std::string& path, const std::map<std::string, std::str
     config.mail_dir = resolve_path(dir, config.mail_dir);
     config.data_key_file = resolve_path(dir, config.data_key_file);
     config.policy_file = resolve_path(dir, config.policy_file);
+    if (config.verify_webhook_backoff_max_s < config.verify_webhook_backoff_base_s)
+        throw std::runtime_error("config: verify_webhook_backoff_max_s must be at least verify_webhook_backoff_base_s");
+    for (const auto& name : config.event_platforms_inactive)
+        if (std::find(config.event_platforms.begin(), config.event_platforms.end(), name) == config.event_platforms.end())
+            throw std::runtime_error("config: event_platforms_inactive names '" + name + "', which is not in event_platforms");
     if (config.database_url.empty())
         config.database_url = "host=" + resolve_path(dir, "var/run") + " port=54329 dbname=corebank user=corebank_app";
     return config;

@@ -44,6 +44,23 @@ struct Config {
     std::string data_key_file = "var/secrets/data.key";
     // core banking
     std::string policy_file = "policies/core_operations.json";
+    // External KYC checks' provider (01-core-banking.md): only the offline STUB exists.
+    std::string external_kyc_provider_mode = "STUB";
+    // verification (docs/verification.md)
+    std::string verify_public_url;            // base of hostedUrl; empty: http://<listen>:<verify_port>
+    int verify_session_lifetime_s = 3600;
+    int verify_client_token_ttl_s = 900;
+    int verify_image_bytes_max = 5242880;
+    std::string verify_check_provider = "offline";
+    int verify_webhook_timeout_ms = 10000;
+    int verify_webhook_backoff_base_s = 10;
+    int verify_webhook_backoff_max_s = 3600;
+    int verify_webhook_attempts_max = 20;
+    // events (docs/events.md): the platform registry of six names, those of
+    // them that are inactive, and the home country of phone normalisation
+    std::vector<std::string> event_platforms{"web", "android", "ios", "ussd", "whatsapp", "pos"};
+    std::vector<std::string> event_platforms_inactive;
+    std::string home_country_calling_code = "263";
     // logging
     bool log_requests = true;
 };

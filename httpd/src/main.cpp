@@ -8,10 +8,12 @@
 
 #include "admin_commands.hpp"
 #include "banking/context.hpp"
+#include "events/context.hpp"
 #include "identity/context.hpp"
 #include "config.hpp"
 #include "log.hpp"
 #include "server.hpp"
+#include "verify/context.hpp"
 
 namespace {
 
@@ -20,7 +22,8 @@ void usage() {
                  "       corebankd staff-create --email E --password P --roles r1,r2 [--branch CODE] [--config FILE]\n"
                  "       corebankd client-create --id ID --secret SECRET --scopes \"a b\" [--config FILE]\n"
                  "       corebankd routes\n"
-                 "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n";
+                 "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n"
+                 "       corebankd webhook-add --url URL | webhook-list | webhook-disable --id ID\n";
 }
 
 }  // namespace
@@ -78,11 +81,16 @@ int main(int argc, char** argv) {
         };
         print("identity", identity::make_router(std::make_shared<identity::Context>()));
         print("core", core_banking::make_router(std::make_shared<core_banking::Context>()));
+        print("events", events::make_router(std::make_shared<events::Context>()));
+        print("verify", verify::make_router(std::make_shared<verify::Context>()));
         return 0;
     }
     if (command == "staff-create") return run_staff_create(config, args);
     if (command == "client-create") return run_client_create(config, args);
     if (command == "key-create") return run_key_create(config, args);
+    if (command == "webhook-add") return run_webhook_add(config, args);
+    if (command == "webhook-list") return run_webhook_list(config, args);
+    if (command == "webhook-disable") return run_webhook_disable(config, args);
     usage();
     return 2;
 }

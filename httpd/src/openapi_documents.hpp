@@ -8,5 +8,7 @@ namespace corebank::httpd {
 
 const std::string& openapi_identity_document();
 const std::string& openapi_core_document();
+const std::string& openapi_verify_document();
+const std::string& openapi_events_document();
 
 }  // namespace corebank::httpd

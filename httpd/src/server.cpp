@@ -9,6 +9,7 @@
 #include <csignal>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <memory>
@@ -17,12 +18,16 @@
 
 #include "banking/context.hpp"
 #include "data_key.hpp"
+#include "events/context.hpp"
+#include "events/responses.hpp"
 #include "identity/context.hpp"
 #include "identity/statements.hpp"
 #include "log.hpp"
 #include "mail/outbox_sender.hpp"
 #include "openapi_documents.hpp"
 #include "service.hpp"
+#include "verify/context.hpp"
+#include "verify/webhook_sender.hpp"
 #include "worker_pool.hpp"
 
 namespace corebank::httpd {
@@ -44,16 +49,6 @@ std::vector<std::pair<std::string, std::string>> connection_settings(const Confi
         {"corebank.reset_rate_window_s", std::to_string(c.reset_rate_window_s)},
         {"corebank.signing_key_rotation_days", std::to_string(c.signing_key_rotation_days)},
     };
-}
-
-HttpResponse render_events_error(const ApiError& error) {
-    // 03-verification-and-events.md: business errors use the envelope.
-    std::string code = error.code;
-    for (char& ch : code) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    HttpResponse r = json_response(
-        error.status, nlohmann::json{{"success", false}, {"error", {{"code", code}, {"message", error.what()}}}});
-    r.headers = error.headers;
-    return r;
 }
 
 // Lapses overdue parked changes and prunes API-key rate counters.
@@ -145,6 +140,14 @@ int run_server(const Config& config) {
                                                        : make_file_transport(config.mail_dir);
         OutboxSender mail(make_db(), std::move(transport), context->data_key, config.mail_from);
         context->wake_mail_sender = [&mail] { mail.wake(); };
+        // Before the pool: handlers on its workers wake the sender until pool.stop().
+        verify::WebhookSettings webhook_settings;
+        webhook_settings.timeout_ms = config.verify_webhook_timeout_ms;
+        webhook_settings.backoff_base_s = config.verify_webhook_backoff_base_s;
+        webhook_settings.backoff_max_s = config.verify_webhook_backoff_max_s;
+        webhook_settings.attempts_max = config.verify_webhook_attempts_max;
+        webhook_settings.stale_processing_s = verify::stale_processing_s;
+        verify::WebhookSender webhooks(make_db(), context->data_key, webhook_settings);
 
         WorkerPool pool(config.db_pool_size, make_db);
         Maintenance maintenance(make_db(), context->verifier);
@@ -158,16 +161,36 @@ int run_server(const Config& config) {
         banking->openapi_document = openapi_core_document();
         auto core_options = service_options(config, "core", config.core_port);
         auto verify_options = service_options(config, "verify", config.verify_port);
-        verify_options.unavailable_reason = "The verification service is not built yet";
+        // Image uploads are raw bytes up to verify_image_bytes_max (the handler
+        // answers a little more with its own 413); the JSON endpoints bound
+        // their own bodies (64 KiB).
+        verify_options.max_body_bytes =
+            std::max(config.max_body_bytes, static_cast<std::size_t>(config.verify_image_bytes_max) + 65536);
+        // Every error body of the verification service carries its timestamp.
+        verify_options.render_error = [](const ApiError& error) {
+            ApiError stamped = error;
+            stamped.with_timestamp = true;
+            return render_standard_error(stamped);
+        };
+        auto verification = std::make_shared<verify::Context>();
+        verification->config = config;
+        verification->keys = verify::derive_keys(context->data_key);
+        verification->public_url = verify::public_url_of(config);
+        verification->provider = verify::make_check_provider(config.verify_check_provider);
+        verification->openapi_document = openapi_verify_document();
+        verification->wake_webhooks = [&webhooks] { webhooks.wake(); };
         auto events_options = service_options(config, "events", config.events_port);
-        events_options.unavailable_reason = "The event service is not built yet";
-        events_options.render_error = render_events_error;
+        events_options.render_error = events::render_api_error;
+        auto event_service = std::make_shared<events::Context>();
+        event_service->config = config;
+        event_service->openapi_document = openapi_events_document();
         Service core_service(core_options, core_banking::make_router(banking), &pool);
-        Service verify_service(verify_options, Router{}, &pool);
-        Service events_service(events_options, Router{}, &pool);
+        Service verify_service(verify_options, verify::make_router(verification), &pool);
+        Service events_service(events_options, events::make_router(event_service), &pool);
 
         maintenance.start();
         mail.start();
+        webhooks.start();
         identity_service.start();
         core_service.start();
         verify_service.start();
@@ -183,6 +206,7 @@ int run_server(const Config& config) {
         events_service.shutdown();
         pool.stop();
         mail.stop();
+        webhooks.stop();
         maintenance.stop();
         log_info("corebankd stopped");
         return 0;

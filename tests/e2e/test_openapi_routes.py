@@ -12,7 +12,7 @@ import unittest
 
 import cbclient as cb
 
-SERVICES = {"identity": "CB_ID_URL", "core": "CB_CORE_URL"}
+SERVICES = {"identity": "CB_ID_URL", "core": "CB_CORE_URL", "events": "CB_EVENTS_URL", "verify": "CB_VERIFY_URL"}
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options"}
 
 
@@ -56,6 +56,14 @@ class OpenApiRoutesTest(unittest.TestCase):
     def test_core_document_matches_the_routes(self):
         """The core banking service's document lists exactly the routes it serves."""
         self.check("core")
+
+    def test_events_document_matches_the_routes(self):
+        """The event service's document lists exactly the routes it serves."""
+        self.check("events")
+
+    def test_verify_document_matches_the_routes(self):
+        """The verification service's document lists exactly the routes it serves."""
+        self.check("verify")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,204 @@
+// deposits_posting.cpp: see deposits_posting.hpp.
+// nlohmann first: PostgreSQL's port.h redefines snprintf, which it uses.
+#include <nlohmann/json.hpp>
+
+#include "pg/deposits_posting.hpp"
+
+#include <map>
+#include <vector>
+
+#include "pg/check.hpp"
+#include "pg/ledger_common.hpp"
+#include "pg/ledger_posting.hpp"
+#include "pg/spi.hpp"
+
+namespace corebank::pg::deposits {
+
+namespace {
+
+using core::sqlstate_unprocessable;
+using core::sqlstate_validation;
+using ledger::fail;
+using nlohmann::json;
+
+constexpr std::size_t rule_accounts_max = 256;
+
+/*---- statements ----*/
+
+constexpr const char deposit_rows_sql[] =
+    "SELECT d.id::text, p.minimum_balance_minor FROM corebank.deposit_accounts d "
+    "JOIN corebank.deposit_products p ON p.id = d.product_id WHERE d.id = ANY ($1::uuid[])";
+
+constexpr const char reactivate_sql[] =
+    "SELECT corebank_internal.account_status_set($1::uuid, 'ACTIVE', 'reactivated by a customer-initiated posting', "
+    "$2::uuid)";
+
+constexpr const char activity_sql[] =
+    "UPDATE corebank.deposit_accounts d "
+    "SET last_customer_activity_on = greatest(d.last_customer_activity_on, corebank_internal.business_today()), "
+    "    updated_at = now() "
+    "WHERE d.id = ANY ($1::uuid[])";
+
+/*---- helpers ----*/
+
+// "12.34" from 1234: both currencies of the platform have 2 minor units.
+std::string minor_text(std::int64_t minor) {
+    const bool negative = minor < 0;
+    const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(minor) : static_cast<std::uint64_t>(minor);
+    std::string cents = std::to_string(magnitude % 100);
+    if (cents.size() < 2) cents.insert(0, "0");
+    return (negative ? "-" : "") + std::to_string(magnitude / 100) + "." + cents;
+}
+
+std::set<std::string> id_list(const json& root, const char* name) {
+    std::set<std::string> ids;
+    const auto found = root.find(name);
+    if (found == root.end() || found->is_null()) return ids;
+    if (!found->is_array() || found->size() > rule_accounts_max) {
+        fail(sqlstate_validation, std::string("rules.") + name + ": must be an array of account ids");
+    }
+    for (const json& item : *found) {
+        const std::optional<std::string> id =
+            item.is_string() ? core::ledger::canonical_uuid(item.get<std::string>()) : std::nullopt;
+        if (!id) fail(sqlstate_validation, std::string("rules.") + name + ": must be an array of account ids");
+        ids.insert(*id);
+    }
+    return ids;
+}
+
+std::vector<posting::Line> posting_lines(const std::vector<core::ledger::Line>& request_lines) {
+    std::vector<posting::Line> lines;
+    lines.reserve(request_lines.size());
+    for (std::size_t index = 0; index < request_lines.size(); ++index) {
+        const core::ledger::Line& line = request_lines[index];
+        posting::Line item;
+        item.line_no = static_cast<std::int64_t>(index) + 1;
+        item.gl_account_id = line.gl_account_id.value_or("");
+        item.account_id = line.account_id;
+        item.currency = line.currency.value_or("");
+        item.side = static_cast<char>(line.side);
+        item.amount_minor = line.amount_minor;
+        item.narrative = line.narrative;
+        lines.push_back(std::move(item));
+    }
+    return lines;
+}
+
+posting::Header posting_header(const core::ledger::Request& request) {
+    posting::Header header;
+    header.id = ledger::random_uuid();
+    header.type = request.type.value();
+    header.reference = request.reference.value();
+    header.description = request.description;
+    header.value_date = request.value_date;
+    header.branch_id = request.branch_id.value();
+    header.channel = request.channel.value();
+    header.operator_id = request.operator_id.value();
+    header.maker_id = request.maker_id.value_or(header.operator_id);
+    return header;
+}
+
+// Net customer-side movement per account: credits minus debits.
+std::map<std::string, std::int64_t> net_movements(const std::vector<posting::Line>& lines) {
+    std::map<std::string, std::int64_t> deltas;
+    for (const posting::Line& line : lines) {
+        if (line.account_id) deltas[*line.account_id] += line.side == 'C' ? line.amount_minor : -line.amount_minor;
+    }
+    return deltas;
+}
+
+// Product minimum balance per deposit account (bare ledger accounts absent).
+std::map<std::string, std::int64_t> deposit_minimums(const posting::Accounts& accounts) {
+    std::vector<std::string> ids;
+    for (const auto& entry : accounts) ids.push_back(entry.first);
+    std::map<std::string, std::int64_t> minimums;
+    if (ids.empty()) return minimums;
+    const std::uint64_t rows = spi::execute(deposit_rows_sql, {spi::Arg::text_array(ids)});
+    for (std::uint64_t row = 0; row < rows; ++row) {
+        minimums[spi::get_text(row, 1).value()] = spi::get_int(row, 2).value();
+    }
+    return minimums;
+}
+
+struct Decision {
+    bool reactivate = false;
+};
+
+// The state table for one account (see the header).
+Decision decide(const std::string& account_id, const posting::Account& account, std::int64_t delta,
+                const std::optional<std::int64_t>& minimum, const Rules& rules) {
+    const std::string& number = account.account_number;
+    const bool customer = rules.customer.count(account_id) > 0;
+    const bool debit = delta < 0;
+    Decision decision;
+    if (!minimum) {
+        // A bare ledger account: the ledger's rule.
+        if (account.status != "ACTIVE") fail(sqlstate_unprocessable, "account " + number + " is " + account.status);
+        return decision;
+    }
+    if (account.status == "PENDING_ACTIVATION") {
+        fail(sqlstate_unprocessable, "account " + number + " is not activated yet (PENDING_ACTIVATION)");
+    }
+    if (account.status == "CLOSED") fail(sqlstate_unprocessable, "account " + number + " is CLOSED");
+    if (account.status == "FROZEN" && debit) {
+        fail(sqlstate_unprocessable, "account " + number + " is FROZEN: debits are refused");
+    }
+    if (account.status == "DORMANT") {
+        if (customer) {
+            decision.reactivate = true;
+        } else if (debit) {
+            fail(sqlstate_unprocessable,
+                 "account " + number + " is DORMANT: only a customer-initiated posting reactivates it");
+        }
+    }
+    // A zero minimum leaves the overdraft limit (the engine's) to decide.
+    if (debit && *minimum > 0 && rules.minimum_balance.count(account_id) > 0 && account.balance_minor + delta < *minimum) {
+        fail(sqlstate_unprocessable,
+             "the posting would take account " + number + " below its minimum balance of " + minor_text(*minimum));
+    }
+    return decision;
+}
+
+}  // namespace
+
+Rules parse_rules(const std::string& json_text) {
+    const json root = json::parse(json_text, nullptr, false);
+    if (root.is_discarded() || !root.is_object()) fail(sqlstate_validation, "rules: must be a JSON object");
+    Rules rules;
+    rules.customer = id_list(root, "customer");
+    rules.minimum_balance = id_list(root, "minimumBalance");
+    return rules;
+}
+
+std::string post(const core::ledger::Request& request, const Rules& rules) {
+    const posting::Header header = posting_header(request);
+    std::vector<posting::Line> lines = posting_lines(request.lines);
+
+    posting::Accounts accounts = posting::load_accounts(lines, true);
+    const std::map<std::string, std::int64_t> minimums = deposit_minimums(accounts);
+    const std::map<std::string, std::int64_t> deltas = net_movements(lines);
+    std::vector<std::string> active_customer_accounts;
+    for (auto& [account_id, account] : accounts) {
+        const auto delta = deltas.find(account_id);
+        CB_CHECK(delta != deltas.end());
+        const auto minimum = minimums.find(account_id);
+        const std::optional<std::int64_t> product_minimum =
+            minimum == minimums.end() ? std::nullopt : std::optional<std::int64_t>(minimum->second);
+        const Decision decision = decide(account_id, account, delta->second, product_minimum, rules);
+        if (decision.reactivate) {
+            spi::execute(reactivate_sql, {spi::Arg::text(account_id), spi::Arg::text(header.operator_id)});
+        }
+        // The state table allowed this posting: the engine's ACTIVE check is
+        // the ledger's default, which the rules above replace.
+        account.status = "ACTIVE";
+        if (product_minimum && rules.customer.count(account_id) > 0) active_customer_accounts.push_back(account_id);
+    }
+    posting::bind_accounts(lines, accounts);
+    posting::post(header, lines, accounts, posting::GlRule::any);
+    if (!active_customer_accounts.empty()) {
+        spi::execute(activity_sql, {spi::Arg::text_array(active_customer_accounts)});
+    }
+    return header.id;
+}
+
+}  // namespace corebank::pg::deposits

@@ -1,0 +1,47 @@
+// router.cpp: every route of the verification service in one place
+// (docs/verification.md, httpd/openapi/verify.json).
+#include "verify/handlers.hpp"
+
+namespace corebank::httpd::verify {
+
+namespace {
+
+Route worker(const char* method, const char* pattern, Handler handler, std::shared_ptr<const Context> context) {
+    return Route{method, pattern, RunOn::worker,
+                 [handler, context](const HttpRequest& request, Db* db) { return handler(*context, request, *db); }};
+}
+
+Route page(const char* pattern, HttpResponse (*content)(const HttpRequest&)) {
+    return Route{"GET", pattern, RunOn::reactor, [content](const HttpRequest& request, Db*) { return content(request); }};
+}
+
+}  // namespace
+
+Router make_router(std::shared_ptr<const Context> c) {
+    Router r;
+    // public
+    r.add(worker("GET", "/health", health, c));
+    r.add(Route{"GET", "/openapi.json", RunOn::reactor, [c](const HttpRequest&, Db*) {
+                    HttpResponse response;
+                    response.body = c->openapi_document;
+                    return response;
+                }});
+    // the caller's API: Authorization: Bearer <API key>
+    r.add(worker("POST", "/v1/sessions", session_create, c));
+    r.add(worker("POST", "/v1/sessions/search", sessions_search, c));
+    r.add(worker("GET", "/v1/sessions/:session_id", session_get, c));
+    r.add(worker("POST", "/v1/sessions/:session_id/cancel", session_cancel, c));
+    r.add(worker("POST", "/v1/sessions/:session_id/consent", session_consent, c));
+    r.add(worker("GET", "/v1/sessions/:session_id/report", session_report, c));
+    // the hosted page (no credential, no data) and its API (client token)
+    r.add(page("/hosted/sessions/:session_id", hosted_page_html));
+    r.add(page("/hosted/assets/app.js", hosted_page_script));
+    r.add(page("/hosted/assets/app.css", hosted_page_style));
+    r.add(worker("GET", "/v1/hosted/sessions/:session_id", hosted_state, c));
+    r.add(worker("POST", "/v1/hosted/sessions/:session_id/consent", hosted_consent, c));
+    r.add(worker("POST", "/v1/hosted/sessions/:session_id/captures/:kind", hosted_capture, c));
+    r.add(worker("POST", "/v1/hosted/sessions/:session_id/submit", hosted_submit, c));
+    return r;
+}
+
+}  // namespace corebank::httpd::verify
