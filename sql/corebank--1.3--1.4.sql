@@ -466,7 +466,10 @@ CREATE TABLE corebank.interest_accrual_journals (
     branch_id      uuid NOT NULL REFERENCES corebank.branches (id),
     amount_minor   bigint NOT NULL,
     transaction_id uuid NOT NULL REFERENCES corebank.transactions (id),
-    PRIMARY KEY (accrual_date, currency, branch_id),
+    -- A day is processed again for accounts opened after its first run, so
+    -- one day, currency and branch may have several journals: batch 1, 2, ...
+    batch          smallint NOT NULL DEFAULT 1 CHECK (batch >= 1),
+    PRIMARY KEY (accrual_date, currency, branch_id, batch),
     CONSTRAINT interest_accrual_journals_amount CHECK (amount_minor > 0)
 );
 COMMENT ON TABLE corebank.interest_accrual_journals IS 'Daily interest accrual journal per currency and branch (append-only)';
@@ -3796,6 +3799,7 @@ DECLARE
     group_currency text;
     group_branch uuid;
     journal_id uuid;
+    batch_no int;
     interest_id uuid;
     fee_id uuid;
     skipped text;
@@ -3849,10 +3853,13 @@ BEGIN
     FOR total IN SELECT t.key, t.value::text::bigint AS amount FROM jsonb_each(totals) t ORDER BY t.key LOOP
         group_currency := split_part(total.key, '|', 1);
         group_branch := split_part(total.key, '|', 2)::uuid;
+        batch_no := 1 + (SELECT count(*) FROM corebank.interest_accrual_journals j
+                         WHERE j.accrual_date = day AND j.currency = group_currency AND j.branch_id = group_branch);
         journal_id := (corebank_internal.account_post(jsonb_build_object(
             'type', 'INTEREST_ACCRUAL',
-            'reference', format('ACR-%s-%s-%s', to_char(day, 'YYYYMMDD'), group_currency,
-                                (SELECT b.code FROM corebank.branches b WHERE b.id = group_branch)),
+            'reference', format('ACR-%s-%s-%s%s', to_char(day, 'YYYYMMDD'), group_currency,
+                                (SELECT b.code FROM corebank.branches b WHERE b.id = group_branch),
+                                CASE WHEN batch_no > 1 THEN '-' || batch_no END),
             'description', format('Daily interest accrual %s', day), 'valueDate', day, 'branchId', group_branch,
             'channel', 'SYSTEM', 'operatorId', operator,
             'lines', jsonb_build_array(
@@ -3861,8 +3868,8 @@ BEGIN
                 jsonb_build_object('glAccountId', corebank_internal.gl_id('2100', group_currency), 'side', 'C',
                                    'amountMinor', total.amount, 'currency', group_currency))),
             '{}'::jsonb) ->> 'id')::uuid;
-        INSERT INTO corebank.interest_accrual_journals (transaction_id, accrual_date, currency, branch_id, amount_minor)
-        VALUES (journal_id, day, group_currency, group_branch, total.amount);
+        INSERT INTO corebank.interest_accrual_journals (transaction_id, accrual_date, currency, branch_id, amount_minor, batch)
+        VALUES (journal_id, day, group_currency, group_branch, total.amount, batch_no);
         journals := journals + 1;
         accrued_by_currency := jsonb_set(accrued_by_currency, ARRAY[group_currency],
                                          to_jsonb(coalesce((accrued_by_currency ->> group_currency)::bigint, 0) + total.amount));

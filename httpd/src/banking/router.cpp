@@ -16,6 +16,80 @@ Route document(const char* pattern, const nlohmann::json& (*content)()) {
                  [content](const HttpRequest&, Db*) { return json_response(200, content()); }};
 }
 
+// Issue 4: customers, CIF, KYC, products, accounts, money, exchange rates,
+// passbooks, standing orders (docs/design/deposits.md).
+void add_deposit_routes(Router& r, const std::shared_ptr<const Context>& c) {
+    // customers and the CIF
+    r.add(worker("POST", "/v1/customers", customers_create, c));
+    r.add(worker("GET", "/v1/customers", customers_list, c));
+    r.add(worker("GET", "/v1/customers/:id", customer_get, c));
+    r.add(worker("PUT", "/v1/customers/:id/signing-mandate", customer_signing_mandate_update, c));
+    r.add(worker("GET", "/v1/customers/:id/profile", customer_profile_get, c));
+    r.add(worker("PATCH", "/v1/customers/:id/profile", customer_profile_update, c));
+    r.add(worker("GET", "/v1/customers/:id/interactions", customer_interactions_list, c));
+    r.add(worker("POST", "/v1/customers/:id/interactions", customer_interaction_create, c));
+    r.add(worker("GET", "/v1/customers/:id/cases", customer_cases_list, c));
+    r.add(worker("POST", "/v1/customers/:id/cases", customer_case_open, c));
+    r.add(worker("PUT", "/v1/customers/:id/cases/:caseId/resolve", customer_case_resolve, c));
+    r.add(worker("GET", "/v1/customers/:id/beneficial-owners", customer_beneficial_owners_list, c));
+    r.add(worker("POST", "/v1/customers/:id/beneficial-owners", customer_beneficial_owner_add, c));
+    r.add(worker("DELETE", "/v1/customers/:id/beneficial-owners/:ownerId", customer_beneficial_owner_remove, c));
+    r.add(worker("GET", "/v1/customers/:id/beneficiaries", customer_beneficiaries_list, c));
+    r.add(worker("POST", "/v1/customers/:id/beneficiaries", customer_beneficiary_add, c));
+    r.add(worker("DELETE", "/v1/customers/:id/beneficiaries/:beneficiaryId", customer_beneficiary_remove, c));
+    r.add(worker("GET", "/v1/customers/:id/profitability", customer_profitability, c));
+    // KYC
+    r.add(worker("GET", "/v1/customers/:id/kyc", customer_kyc_get, c));
+    r.add(worker("PUT", "/v1/customers/:id/kyc/risk-category", customer_kyc_risk_update, c));
+    r.add(worker("POST", "/v1/customers/:id/kyc/reviews", customer_kyc_review_record, c));
+    r.add(worker("POST", "/v1/customers/:id/kyc/documents", customer_kyc_document_add, c));
+    r.add(worker("POST", "/v1/customers/:id/kyc/checks", customer_kyc_checks_run, c));
+    r.add(worker("GET", "/v1/kyc/reviews/due", kyc_reviews_due, c));
+    r.add(worker("POST", "/v1/kyc/documents/:id/verify", kyc_document_verify, c));
+    // deposit products and accounts
+    r.add(worker("GET", "/v1/deposit-products", deposit_products_list, c));
+    r.add(worker("GET", "/v1/deposit-products/:id", deposit_product_get, c));
+    r.add(worker("PUT", "/v1/deposit-products/:id", deposit_product_update, c));
+    r.add(worker("POST", "/v1/accounts", accounts_open, c));
+    r.add(worker("GET", "/v1/accounts", accounts_list, c));
+    r.add(worker("GET", "/v1/accounts/:id", account_get, c));
+    r.add(worker("PUT", "/v1/accounts/:id/activate", account_activate, c));
+    r.add(worker("PUT", "/v1/accounts/:id/freeze", account_freeze, c));
+    r.add(worker("PUT", "/v1/accounts/:id/unfreeze", account_unfreeze, c));
+    r.add(worker("PUT", "/v1/accounts/:id/reactivate", account_reactivate, c));
+    r.add(worker("PUT", "/v1/accounts/:id/close", account_close, c));
+    r.add(worker("GET", "/v1/accounts/:id/status-history", account_status_history, c));
+    r.add(worker("GET", "/v1/accounts/:id/balance", account_balance, c));
+    r.add(worker("GET", "/v1/accounts/:id/statement", account_statement, c));
+    r.add(worker("POST", "/v1/accounts/:id/interest/post", account_interest_post, c));
+    r.add(worker("GET", "/v1/accounts/:id/interest/accruals", account_interest_accruals, c));
+    r.add(worker("POST", "/v1/interest/run", interest_run, c));
+    r.add(worker("POST", "/v1/dormancy/run", dormancy_run, c));
+    // money and exchange rates
+    r.add(worker("POST", "/v1/deposits", money_deposit, c));
+    r.add(worker("POST", "/v1/withdrawals", money_withdraw, c));
+    r.add(worker("POST", "/v1/transfers", money_transfer, c));
+    r.add(worker("POST", "/v1/fees", money_fee, c));
+    r.add(worker("GET", "/v1/exchange-rates", exchange_rates_list, c));
+    r.add(worker("POST", "/v1/exchange-rates", exchange_rate_set, c));
+    r.add(worker("GET", "/v1/exchange-rates/:from/:to", exchange_rate_get, c));
+    // passbooks
+    r.add(worker("POST", "/v1/accounts/:id/passbooks", passbook_issue, c));
+    r.add(worker("GET", "/v1/accounts/:id/passbooks", passbooks_list, c));
+    r.add(worker("GET", "/v1/passbooks/:id", passbook_get, c));
+    r.add(worker("POST", "/v1/passbooks/:id/reprint", passbook_reprint, c));
+    r.add(worker("GET", "/v1/passbooks/:id/unprinted-lines", passbook_unprinted, c));
+    r.add(worker("POST", "/v1/passbooks/:id/print-confirm", passbook_print_confirm, c));
+    // standing orders (01-core-banking.md, Endpoints)
+    r.add(worker("GET", "/v1/standing-orders", standing_orders_list, c));
+    r.add(worker("POST", "/v1/standing-orders", standing_orders_create, c));
+    r.add(worker("POST", "/v1/standing-orders/execute", standing_orders_execute, c));
+    r.add(worker("GET", "/v1/standing-orders/:id", standing_order_get, c));
+    r.add(worker("PUT", "/v1/standing-orders/:id/pause", standing_order_pause, c));
+    r.add(worker("PUT", "/v1/standing-orders/:id/resume", standing_order_resume, c));
+    r.add(worker("PUT", "/v1/standing-orders/:id/cancel", standing_order_cancel, c));
+}
+
 }  // namespace
 
 HttpResponse health(const Context&, const HttpRequest&, Db& db) {
@@ -78,6 +152,7 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("GET", "/v1/api-keys", api_keys_list, c));
     r.add(worker("POST", "/v1/api-keys", api_key_create, c));
     r.add(worker("DELETE", "/v1/api-keys/:id", api_key_revoke, c));
+    add_deposit_routes(r, c);
     return r;
 }
 
