@@ -9,17 +9,23 @@
 # can hold one), and corebankd gets four other free ports there. In order:
 #   build      configure, build and install the extension
 #   ctest      the GoogleTest binaries registered with ctest
+#   fuzz       the libFuzzer targets of tests/fuzz, a few seconds each (build-fuzz)
 #   install    CREATE EXTENSION corebank in a fresh database, load the policy
 #   pgtap      pg_prove pgtap/*.sql in that database
 #   concurrency pgtap/concurrency/*.sh, each on a database of its own
 #   upgrade    for every older version: install it, ALTER EXTENSION UPDATE,
 #              compare the catalog with the fresh install, pg_prove again
 #   e2e        corebankd against its own database, tests/e2e/test_*.py
+#   faults     tests/faults/run.sh: kill -9 and restarts, on a database of its own
+#   replica    a streaming hot standby of the throwaway cluster: a posting
+#              becomes visible there, writes fail with 25006 (tests/replica/)
 # The EXIT trap tears everything down. The last line printed is always
 # "N passed, N failed"; the exit status is non-zero when anything failed.
 
 # shellcheck source=tests/harness/parse.sh
 source "$ROOT/tests/harness/parse.sh"
+# shellcheck source=tests/replica/replica.sh
+source "$ROOT/tests/replica/replica.sh"
 
 readonly TEST_PORT_MIN=24000
 readonly TEST_PORT_MAX=24999
@@ -232,6 +238,60 @@ step_ctest() {
     record_counts ctest "$passed" "$failed" "$note"
 }
 
+# step_fuzz: the libFuzzer targets of tests/fuzz (issue 7), built with clang
+# in build-fuzz (only they and the code under test, with ASan and UBSan), then
+# each run for FUZZ_SECONDS over a scratch corpus seeded from
+# tests/fuzz/corpus/<target> (new inputs go to the scratch copy, never into
+# the repository). A crash, leak, sanitizer report or timeout fails the
+# target; its reproducer is printed in base64 (CB_KEEP_TMP keeps the file).
+readonly FUZZ_BUILD_DIR=$ROOT/build-fuzz
+readonly FUZZ_SECONDS=6
+step_fuzz() {
+    local log_file=$TEST_TMP/fuzz-build.log dir=$TEST_TMP/fuzz target passed=0 failed=0 note=""
+    local -a targets=() failures=()
+    log "building the fuzz targets (log: $log_file)"
+    if ! { CC=clang CXX=clang++ run_logged "$log_file" cmake -S "$ROOT" -B "$FUZZ_BUILD_DIR" \
+                -DCMAKE_BUILD_TYPE=Fuzz -DCOREBANK_BUILD_FUZZERS=ON -DCOREBANK_BUILD_TESTS=OFF &&
+            run_logged "$log_file" cmake --build "$FUZZ_BUILD_DIR" --target corebank_fuzzers -j "$(nproc)"; }; then
+        record fuzz FAIL 0 1 "the fuzz targets did not build: $log_file"
+        return 0
+    fi
+    for target in "$ROOT"/tests/fuzz/fuzz_*.cpp; do targets+=("$(basename "$target" .cpp)"); done
+    mkdir -p "$dir"
+    log "fuzzing ${#targets[@]} targets for ${FUZZ_SECONDS}s each"
+    # At most nproc at once; each writes its status next to its log.
+    local running=0
+    for target in "${targets[@]}"; do
+        mkdir -p "$dir/$target"
+        (
+            rc=0
+            timeout --kill-after=5 $((FUZZ_SECONDS + 30)) "$FUZZ_BUILD_DIR/tests/fuzz/$target" \
+                -max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 \
+                -artifact_prefix="$dir/$target-" "$dir/$target" "$ROOT/tests/fuzz/corpus/$target" \
+                >"$dir/$target.log" 2>&1 || rc=$?
+            echo "$rc" >"$dir/$target.rc"
+        ) &
+        running=$((running + 1))
+        if ((running >= $(nproc))); then
+            wait -n || true
+            running=$((running - 1))
+        fi
+    done
+    wait
+    for target in "${targets[@]}"; do
+        if [[ $(cat "$dir/$target.rc" 2>/dev/null) == 0 ]]; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            failures+=("$target")
+            warn "fuzz target $target failed (log: $dir/$target.log):"
+            grep -E 'ERROR|SUMMARY|runtime error|fuzz property|Test unit written|^Base64' "$dir/$target.log" | head -n 20 >&2 || true
+        fi
+    done
+    ((failed)) && note="failed: ${failures[*]}"
+    record_counts fuzz "$passed" "$failed" "$note"
+}
+
 # run_prove DB LABEL: pg_prove pgtap/*.sql in DB; sets PROVE_PASSED and
 # PROVE_FAILED.
 run_prove() {
@@ -439,6 +499,67 @@ step_e2e() {
     e2e_server_stop
 }
 
+# step_replica: tests/replica/replica.sh, one summary row.
+step_replica() {
+    replica_check || true
+    record_counts replica "$REPLICA_PASSED" "$REPLICA_FAILED" "$REPLICA_NOTE"
+}
+
+# step_faults: tests/faults/run.sh (kill -9 of corebankd and of PostgreSQL,
+# database restarts, two corebankd processes) against a database of its own.
+# It stops and restarts the cluster, so it runs after every other step.
+step_faults() {
+    if ! compgen -G 'tests/faults/test_*.py' >/dev/null || [[ ! -x tests/faults/run.sh ]]; then
+        record faults SKIP 0 0 "no tests/faults/test_*.py files"
+        return 0
+    fi
+    if [[ ! -x $COREBANKD ]]; then
+        record faults FAIL 0 1 "$COREBANKD was not built"
+        return 0
+    fi
+    if ! test_db_create corebank_faults none; then
+        record faults FAIL 0 1 "could not create database corebank_faults"
+        return 0
+    fi
+    local -a ports
+    read -r -a ports < <(pick_free_ports 8 "$TEST_PORT") || true
+    if ((${#ports[@]} != 8)); then
+        record faults FAIL 0 1 "no eight free ports"
+        return 0
+    fi
+    mkdir -p "$TEST_TMP/mail" "$TEST_TMP/faults"
+    install -d -m 700 "$TEST_TMP/secrets"
+    data_key_ensure "$TEST_TMP/secrets/data.key"
+    log "running the fault tests"
+    local out=$TEST_TMP/faults.log rc=0 passed failed skipped note="" pidfile
+    CB_DATABASE_URL="$(test_url corebank_faults)" DATABASE_URL="$(test_url corebank_faults)" \
+        FAULT_APP_URL="$(test_url corebank_faults corebank_app)" FAULT_PORTS="${ports[*]}" \
+        FAULT_PG_BIN="$PG_BIN" FAULT_PG_DATA="$TEST_PG_DATA" FAULT_PG_SOCK="$TEST_SOCK" \
+        FAULT_PG_PORT="$TEST_PORT" FAULT_PG_LOG="$TEST_TMP/log/postgresql.log" \
+        FAULT_PG_SETTINGS="$TEST_PG_SETTINGS" FAULT_TMP="$TEST_TMP/faults" \
+        CB_CLI="$COREBANKD" FAULT_CONF_FILE="$CONF_FILE" CB_MAIL_DIR="$TEST_TMP/mail" \
+        CB_DATA_KEY_FILE="$TEST_TMP/secrets/data.key" CB_ROOT="$ROOT" \
+        CORE_DATA_KEY_FILE="$TEST_TMP/secrets/data.key" CORE_MAIL_DIR="$TEST_TMP/mail" \
+        FAULT_TIMEOUT_S=90 bash tests/faults/run.sh 2>&1 | tee "$out" || rc=$?
+    exit_if_interrupted "$rc"
+    # A killed run may leave a corebankd of its own behind (own session).
+    for pidfile in "$TEST_TMP"/faults/*.pid; do
+        [[ -f $pidfile ]] || continue
+        kill -9 "$(cat "$pidfile")" 2>/dev/null || true
+    done
+    cluster_running "$TEST_PG_DATA" ||
+        cluster_start "$TEST_PG_DATA" "$TEST_SOCK" "$TEST_PORT" "$TEST_TMP/log/postgresql.log" \
+            "$TEST_PG_SETTINGS" || warn "the cluster did not come back after the fault tests"
+    read -r passed failed skipped < <(parse_unittest "$out" "$rc")
+    ((skipped)) && note="$skipped skipped"
+    ((rc == 124)) && note="${note:+$note; }timed out"
+    if ((failed)); then
+        warn "last $SERVER_LOG_LINES lines of the fault tests' corebankd logs:"
+        tail -n "$SERVER_LOG_LINES" "$TEST_TMP"/faults/*.log >&2 || true
+    fi
+    record_counts faults "$passed" "$failed" "$note"
+}
+
 # --- teardown -----------------------------------------------------------------------------------
 
 suite_teardown() {
@@ -448,6 +569,7 @@ suite_teardown() {
         stop_process "$TEST_TIER_PID" || true
         TEST_TIER_PID=""
     fi
+    replica_teardown || true
     if [[ -n $TEST_PG_DATA ]]; then
         cluster_stop "$TEST_PG_DATA" immediate || warn "the throwaway cluster did not stop"
     fi
@@ -499,12 +621,15 @@ suite_main() {
     chmod 755 "$TEST_TMP"
     if step_build; then
         step_ctest
+        step_fuzz
         if test_cluster_start; then
             local install_ok=1
             step_fresh_install || install_ok=0
             step_pgtap "$install_ok"
             step_upgrade
             step_e2e
+            step_replica
+            step_faults
         else
             record cluster FAIL 0 1 "the throwaway PostgreSQL cluster did not start"
         fi

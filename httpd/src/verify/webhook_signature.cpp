@@ -82,8 +82,10 @@ SignatureCheck verify_webhook_signature(std::string_view secret, std::string_vie
     }
     if (timestamp.empty() || signatures.empty()) return SignatureCheck::malformed_header;
     const std::int64_t t = std::stoll(std::string(timestamp));
-    const std::int64_t skew = now_unix > t ? now_unix - t : t - now_unix;
-    if (skew > tolerance_s) return SignatureCheck::stale_timestamp;
+    // The distance in unsigned arithmetic: no signed overflow for any clock value.
+    const std::uint64_t skew = now_unix > t ? static_cast<std::uint64_t>(now_unix) - static_cast<std::uint64_t>(t)
+                                            : static_cast<std::uint64_t>(t) - static_cast<std::uint64_t>(now_unix);
+    if (tolerance_s < 0 || skew > static_cast<std::uint64_t>(tolerance_s)) return SignatureCheck::stale_timestamp;
     const std::string expected = expected_digest(secret, timestamp, body);
     bool matched = false;
     // Every candidate is compared, so the time does not tell which matched.
