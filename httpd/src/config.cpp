@@ -98,9 +98,9 @@ const std::map<std::string, Setter>& setters() {
         {"access_token_ttl_s", int_setter(&Config::access_token_ttl_s, 60, 86400)},
         {"refresh_token_ttl_s", int_setter(&Config::refresh_token_ttl_s, 300, 31536000)},
         {"reset_token_ttl_s", int_setter(&Config::reset_token_ttl_s, 60, 86400)},
-        {"login_rate_limit", int_setter(&Config::login_rate_limit, 1, 1000000)},
+        {"login_rate_limit", int_setter(&Config::login_rate_limit, 1, 100000)},  // the GUC's bound
         {"login_rate_window_s", int_setter(&Config::login_rate_window_s, 1, 86400)},
-        {"reset_rate_limit", int_setter(&Config::reset_rate_limit, 1, 1000000)},
+        {"reset_rate_limit", int_setter(&Config::reset_rate_limit, 1, 100000)},  // the GUC's bound
         {"reset_rate_window_s", int_setter(&Config::reset_rate_window_s, 1, 86400)},
         {"signing_key_rotation_days", int_setter(&Config::signing_key_rotation_days, 1, 3650)},
         {"reset_link_base", string_setter(&Config::reset_link_base)},

@@ -142,9 +142,17 @@ class SessionLifecycleTest(unittest.TestCase):
                                              "dateOfBirth": "1906-12-09", "country": "US"})
         vs.complete_session(session, selfie=selfie, document=document)
         self.receiver.wait_for(session["sessionId"], accepted_only=True)
-        resp = self.api.report(session["sessionId"])
-        self.assertEqual(resp.status, 200, resp)
-        report = resp.json
+        # The receiver has answered 2xx; the sender records the delivery just
+        # after, so read the report until that record is there (bounded).
+        deadline = time.time() + 10
+        while True:
+            resp = self.api.report(session["sessionId"])
+            self.assertEqual(resp.status, 200, resp)
+            report = resp.json
+            deliveries = [d["status"] for h in report.get("webhooks", []) for d in h.get("deliveries", [])]
+            if "delivered" in deliveries or time.time() > deadline:
+                break
+            time.sleep(0.1)
         self.assertEqual(report["status"], "completed")
         self.assertEqual(report["provider"], "offline")
         self.assertEqual(report["subject"], {"provided": True, "masked": {
