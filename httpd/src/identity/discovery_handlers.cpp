@@ -1,11 +1,10 @@
 // discovery_handlers.cpp: what lets others find and verify us: JWKS, OpenID
 // discovery, OpenAPI, health, and the page a reset link opens.
-#include <regex>
-
 #include "api_error.hpp"
 #include "identity/account_handlers.hpp"
 #include "identity/statements.hpp"
 #include "json_util.hpp"
+#include "query_params.hpp"
 
 namespace corebank::httpd::identity {
 
@@ -41,10 +40,7 @@ document.getElementById("f").addEventListener("submit", async (e) => {
 
 }  // namespace
 
-bool is_uuid(const std::string& text) {
-    static const std::regex pattern("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
-    return text.size() == 36 && std::regex_match(text, pattern);
-}
+bool is_uuid(const std::string& text) { return is_uuid_text(text); }
 
 HttpResponse handle_jwks(const Context& context, const HttpRequest&, Db& db) {
     auto jwks = parse_db_json(db.exec(sql::jwks, {}).scalar());
