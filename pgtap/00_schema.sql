@@ -5,7 +5,7 @@
 -- API function is SECURITY DEFINER with a pinned search_path; the audit trail
 -- is append-only. Method: catalog checks, then SET ROLE corebank_app and try.
 BEGIN;
-SELECT plan(39);
+SELECT plan(40);
 
 SELECT has_schema('corebank', 'schema corebank exists');
 SELECT has_schema('corebank_internal', 'schema corebank_internal exists');
@@ -45,6 +45,7 @@ SELECT col_type_is('corebank', 'auth_refresh_tokens', 'token_hash', 'bytea', 're
 SELECT has_index('corebank', 'auth_signing_keys', 'auth_signing_keys_one_active', 'at most one active signing key (index)');
 SELECT has_index('corebank', 'auth_sessions', 'auth_sessions_live_by_user', 'live sessions are indexed by user');
 SELECT has_index('corebank', 'auth_access_tokens', 'auth_access_tokens_expiry', 'access tokens are indexed by expiry');
+SELECT has_sequence('corebank', 'transaction_numbers', 'TRANSACTION numbers come from sequence corebank.transaction_numbers');
 
 -- Roles.
 SELECT has_role('corebank_app', 'role corebank_app exists');
@@ -140,6 +141,7 @@ SELECT set_eq(
       'corebank.core_api_keys_list(text)',
       'corebank.core_api_key_revoke(uuid,uuid)',
       'corebank.core_api_key_authenticate(bytea,text)',
+      'corebank.core_authorize(bytea,text,uuid)',
       'corebank.core_maintenance()',
       'corebank.core_customers_create(jsonb,uuid)',
       'corebank.core_customers_get(uuid)',
@@ -185,6 +187,7 @@ SELECT set_eq(
       'corebank.core_deposit(jsonb,uuid)',
       'corebank.core_withdraw(jsonb,uuid)',
       'corebank.core_transfer(jsonb,uuid)',
+      'corebank.core_transfer_batch(jsonb,uuid)',
       'corebank.core_fee(jsonb,uuid)',
       'corebank.core_fx_rates_set(jsonb,uuid)',
       'corebank.core_fx_rates_get(text,text,date)',

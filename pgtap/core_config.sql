@@ -37,8 +37,13 @@ SELECT is(corebank.core_platform_config_update('{"todayOverride": null}', pg_tem
 SELECT corebank.core_platform_config_update('{"todayOverride": "2024-06-15"}', pg_temp.maker());
 
 -- Numbering.
+-- TRANSACTION numbers come from a sequence (1.5), which a posting of an
+-- earlier test file moves on for good: its next value is whatever it is.
 SELECT is(corebank.core_numbering_list() -> 3,
-          (corebank.core_numbering_list() -> 3) || '{"entityType": "TRANSACTION", "prefix": "TX", "padding": 10, "nextValue": 1, "example": "TX0000000001"}',
+          (corebank.core_numbering_list() -> 3) || jsonb_build_object(
+              'entityType', 'TRANSACTION', 'prefix', 'TX', 'padding', 10,
+              'nextValue', corebank_internal.transaction_number_peek(),
+              'example', 'TX' || lpad(corebank_internal.transaction_number_peek()::text, 10, '0')),
           'the seeded TRANSACTION numbering');
 SELECT is(jsonb_array_length(corebank.core_numbering_list()), 4, 'four numbering entities');
 SELECT is(corebank.next_number('LOAN'), 'LN0000000001', 'next_number issues the first loan number');

@@ -11,6 +11,9 @@
 //       the key was used for another request.
 //   corebank_internal.money_idempotency_complete(key, transaction_id)
 //       store the transaction's response under the key and return it.
+//   corebank_internal.money_idempotency_store(key, transaction_id, response)
+//       the same with the response already rendered (1.5: the money
+//       functions render a posting once).
 #include "core/crypto.hpp"
 #include "core/ledger.hpp"
 #include "entry/entry.hpp"
@@ -73,4 +76,16 @@ COREBANK_FUNCTION(money_idempotency_complete) {
     const Datum response = posting::idempotency_complete(idempotency_scope, key, transaction_id);
     spi::finish();
     PG_RETURN_DATUM(response);
+}
+
+/* SQL function: corebank_internal.money_idempotency_store(key text, transaction_id uuid, response jsonb) returns jsonb */
+COREBANK_FUNCTION(money_idempotency_store) {
+    const std::string key = args::require(args::text(fcinfo, 0), "idempotencyKey");
+    const std::string transaction_id = pg::uuid_to_string(args::require(args::uuid(fcinfo, 1), "transaction_id"));
+    const std::string response = args::require(args::jsonb_text(fcinfo, 2), "response");
+
+    spi::connect();
+    const Datum stored = posting::idempotency_store(idempotency_scope, key, transaction_id, response);
+    spi::finish();
+    PG_RETURN_DATUM(stored);
 }

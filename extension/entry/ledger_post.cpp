@@ -1,6 +1,6 @@
 // ledger_post.cpp: corebank.ledger_post, the posting contract for the
 // platform's own postings (deposits, transfers, fees...), and
-// corebank.next_number, gap-free document numbers.
+// corebank.next_number, document numbers (gap-free but for TRANSACTION from 1.5).
 //
 // ledger_post parses and bounds the request in core/ (CBV00 for malformed
 // input), refuses an unbalanced request before taking any lock (CB422), then
@@ -33,6 +33,10 @@ constexpr const char idempotency_scope[] = "ledger.post";
 constexpr const char next_number_sql[] =
     "UPDATE corebank.numbering_config SET next_value = next_value + 1 WHERE entity_type = $1 "
     "RETURNING corebank_internal.format_number(prefix, padding, next_value - 1)";
+
+constexpr const char next_transaction_number_sql[] =
+    "SELECT corebank_internal.format_number(n.prefix, n.padding, nextval('corebank.transaction_numbers')) "
+    "FROM corebank.numbering_config n WHERE n.entity_type = $1";
 
 std::vector<posting::Line> posting_lines(const std::vector<core::ledger::Line>& request_lines) {
     std::vector<posting::Line> lines;
@@ -106,6 +110,22 @@ COREBANK_FUNCTION(next_number) {
     const std::string entity_type = args::require(args::text(fcinfo, 0), "entity_type");
     spi::connect();
     const std::uint64_t rows = spi::execute(next_number_sql, {spi::Arg::text(entity_type)});
+    if (rows == 0) args::throw_validation("entity_type: must be LOAN, ACCOUNT, TRANSACTION or APPLICATION");
+    const std::string number = spi::get_text(0, 1).value();
+    spi::finish();
+    PG_RETURN_DATUM(pg::text_datum(number));
+}
+
+// From 1.5 (corebank.next_number is this function): TRANSACTION numbers come
+// from the sequence corebank.transaction_numbers, so that postings never wait
+// on the numbering row; they are unique and increasing, and a rolled-back
+// posting leaves a gap. The other entity types stay gap-free as above.
+/* SQL function: corebank.next_number(entity_type text) returns text (1.5) */
+COREBANK_FUNCTION(numbering_next) {
+    const std::string entity_type = args::require(args::text(fcinfo, 0), "entity_type");
+    spi::connect();
+    const std::uint64_t rows = spi::execute(entity_type == "TRANSACTION" ? next_transaction_number_sql : next_number_sql,
+                                            {spi::Arg::text(entity_type)});
     if (rows == 0) args::throw_validation("entity_type: must be LOAN, ACCOUNT, TRANSACTION or APPLICATION");
     const std::string number = spi::get_text(0, 1).value();
     spi::finish();

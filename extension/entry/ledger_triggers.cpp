@@ -24,6 +24,11 @@
 #include <array>
 #include <cstring>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
+
+// nlohmann before PostgreSQL's headers: port.h redefines snprintf, which it uses.
+#include <nlohmann/json.hpp>
 
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
@@ -84,6 +89,16 @@ constexpr const char period_lock_sql[] =
 constexpr const char period_create_sql[] =
     "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
 
+// The same for many transactions at once ($1: a jsonb array of ids).
+constexpr const char balances_sql[] =
+    "SELECT e.transaction_id::text, e.currency::text, "
+    "       sum(CASE WHEN e.side = 'D' THEN e.amount_minor ELSE 0 END)::bigint, "
+    "       sum(CASE WHEN e.side = 'C' THEN e.amount_minor ELSE 0 END)::bigint, "
+    "       max(e.id) "
+    "FROM corebank.journal_entries e "
+    "WHERE e.transaction_id = ANY (ARRAY(SELECT x::uuid FROM jsonb_array_elements_text($1) AS x)) "
+    "GROUP BY e.transaction_id, e.currency ORDER BY e.transaction_id, e.currency";
+
 constexpr const char balance_sql[] =
     "SELECT e.currency::text, "
     "       sum(CASE WHEN e.side = 'D' THEN e.amount_minor ELSE 0 END)::bigint, "
@@ -92,32 +107,63 @@ constexpr const char balance_sql[] =
     "FROM corebank.journal_entries e WHERE e.transaction_id = $1::uuid "
     "GROUP BY e.currency ORDER BY e.currency";
 
-// The last transaction found balanced, so that the check runs once per
-// transaction rather than once per entry. It covers the entries with id up
-// to max_entry_id that were visible in the same (sub)transaction: entries
-// are never updated or deleted, so a later event of one of them needs no new
-// check, while an entry inserted after the check (larger id) or a rolled-back
-// subtransaction (other subxid) triggers a new one.
-struct BalancedCheck {
-    LocalTransactionId local_xid;
-    SubTransactionId subxid;
-    char transaction_id[40];
-    std::int64_t max_entry_id;
+// Transactions found balanced, so that the check runs once per transaction
+// rather than once per entry, and, for a statement that wrote many
+// transactions (a batch of transfers), once for all of them. A check covers
+// the entries with id up to its max_entry_id that were visible in the same
+// (sub)transaction: entries are never updated or deleted, so a later event
+// of one of them needs no new check, while an entry inserted after the check
+// (larger id) or a rolled-back subtransaction (other subxid) triggers a new
+// one. Everything here is per backend and forgotten when the local
+// transaction id changes.
+struct BalancedChecks {
+    LocalTransactionId local_xid = InvalidLocalTransactionId;
+    SubTransactionId subxid = InvalidSubTransactionId;
+    std::unordered_map<std::string, std::int64_t> max_entry_id;  // transaction id -> covered up to
 };
-BalancedCheck last_balanced{InvalidLocalTransactionId, InvalidSubTransactionId, {0}, 0};
+BalancedChecks balanced_checks;
 
-bool covered_by_last_check(const std::string& transaction_id, std::int64_t entry_id) {
-    return last_balanced.local_xid == MyProc->lxid && last_balanced.subxid == GetCurrentSubTransactionId() &&
-           std::strcmp(last_balanced.transaction_id, transaction_id.c_str()) == 0 &&
-           entry_id <= last_balanced.max_entry_id;
+// Transaction ids of the entries inserted in this local transaction
+// (journal_period_lock records them), not yet checked: the first deferred
+// check takes them all in one query. Bounded: past the bound, transactions
+// are checked one by one.
+constexpr std::size_t pending_checks_max = 20000;
+struct PendingChecks {
+    LocalTransactionId local_xid = InvalidLocalTransactionId;
+    std::vector<std::string> transaction_ids;
+    bool overflowed = false;
+};
+PendingChecks pending_checks;
+
+void note_pending_check(const std::string& transaction_id) {
+    if (pending_checks.local_xid != MyProc->lxid) {
+        pending_checks.local_xid = MyProc->lxid;
+        pending_checks.transaction_ids.clear();
+        pending_checks.overflowed = false;
+    }
+    if (pending_checks.overflowed) return;
+    if (!pending_checks.transaction_ids.empty() && pending_checks.transaction_ids.back() == transaction_id) return;
+    if (pending_checks.transaction_ids.size() >= pending_checks_max) {
+        pending_checks.overflowed = true;
+        pending_checks.transaction_ids.clear();
+        return;
+    }
+    pending_checks.transaction_ids.push_back(transaction_id);
 }
 
-void remember_balanced(const std::string& transaction_id, std::int64_t max_entry_id) {
-    CB_CHECK(transaction_id.size() < sizeof last_balanced.transaction_id);
-    last_balanced.local_xid = MyProc->lxid;
-    last_balanced.subxid = GetCurrentSubTransactionId();
-    std::memcpy(last_balanced.transaction_id, transaction_id.c_str(), transaction_id.size() + 1);
-    last_balanced.max_entry_id = max_entry_id;
+BalancedChecks& current_checks() {
+    if (balanced_checks.local_xid != MyProc->lxid || balanced_checks.subxid != GetCurrentSubTransactionId()) {
+        balanced_checks.local_xid = MyProc->lxid;
+        balanced_checks.subxid = GetCurrentSubTransactionId();
+        balanced_checks.max_entry_id.clear();
+    }
+    return balanced_checks;
+}
+
+bool covered_by_check(const std::string& transaction_id, std::int64_t entry_id) {
+    const BalancedChecks& checks = current_checks();
+    const auto found = checks.max_entry_id.find(transaction_id);
+    return found != checks.max_entry_id.end() && entry_id <= found->second;
 }
 
 /*---- transactions ----*/
@@ -228,10 +274,30 @@ COREBANK_TRIGGER(journal_immutable) {
          std::string(operation_name(trigger)) + " on " + table + " refused");
 }
 
+// The period row last found open and locked FOR SHARE, per statement: the
+// rows of one INSERT (a batch writes thousands) need the lock only once, as
+// it is held to the end of the transaction and a close waits for it.
+struct OpenPeriod {
+    LocalTransactionId local_xid = InvalidLocalTransactionId;
+    SubTransactionId subxid = InvalidSubTransactionId;
+    CommandId command_id = InvalidCommandId;
+    char period[8] = {0};  // YYYY-MM
+};
+OpenPeriod open_period;
+
+bool period_locked_by_this_statement(const std::string& period) {
+    return open_period.local_xid == MyProc->lxid && open_period.subxid == GetCurrentSubTransactionId() &&
+           open_period.command_id == GetCurrentCommandId(false) && period == open_period.period;
+}
+
 /* trigger function: corebank_internal.journal_period_lock() (BEFORE INSERT ON journal_entries) */
 COREBANK_TRIGGER(journal_period_lock) {
-    const std::optional<std::string> period = trigger::date_period(trigger, trigger::new_row(trigger), "value_date");
+    const HeapTuple row = trigger::new_row(trigger);
+    const std::optional<std::string> period = trigger::date_period(trigger, row, "value_date");
     CB_CHECK(period.has_value());  // value_date is NOT NULL
+    CB_CHECK(period->size() < sizeof open_period.period);
+    note_pending_check(trigger::text(trigger, row, "transaction_id").value());
+    if (period_locked_by_this_statement(*period)) return trigger::row_result(trigger);
     spi::connect();
     // FOR SHARE: a concurrent close (an UPDATE of the row) waits for this
     // transaction, and a posting that comes after the close sees CLOSED.
@@ -243,15 +309,52 @@ COREBANK_TRIGGER(journal_period_lock) {
     const bool closed = rows == 1 && spi::get_text(0, 1).value() == "CLOSED";
     spi::finish();
     if (closed) fail(sqlstate_unprocessable, "accounting period " + *period + " is closed");
+    open_period.local_xid = MyProc->lxid;
+    open_period.subxid = GetCurrentSubTransactionId();
+    open_period.command_id = GetCurrentCommandId(false);
+    std::memcpy(open_period.period, period->c_str(), period->size() + 1);
     return trigger::row_result(trigger);
 }
+
+namespace {
+
+// Checks every pending transaction in one query; the first unbalanced one
+// (in id order) fails the commit.
+void check_pending_balances() {
+    nlohmann::json ids = nlohmann::json::array();
+    for (const std::string& id : pending_checks.transaction_ids) ids.push_back(id);
+    pending_checks.transaction_ids.clear();
+    BalancedChecks& checks = current_checks();
+    spi::connect();
+    const std::uint64_t rows = spi::execute(balances_sql, {spi::Arg::jsonb(ids.dump())});
+    std::optional<std::pair<std::string, std::string>> unbalanced;  // transaction, currency
+    for (std::uint64_t index = 0; index < rows; ++index) {
+        const std::string transaction_id = spi::get_text(index, 1).value();
+        if (!unbalanced && spi::get_int(index, 3).value() != spi::get_int(index, 4).value()) {
+            unbalanced = std::pair{transaction_id, spi::get_text(index, 2).value()};
+        }
+        std::int64_t& covered = checks.max_entry_id[transaction_id];
+        covered = std::max(covered, spi::get_int(index, 5).value());
+    }
+    spi::finish();
+    if (unbalanced) {
+        fail(sqlstate_unprocessable, "transaction is not balanced in " + unbalanced->second,
+             "transaction " + unbalanced->first);
+    }
+}
+
+}  // namespace
 
 /* trigger function: corebank_internal.journal_balanced() (AFTER INSERT ON journal_entries, DEFERRABLE INITIALLY DEFERRED) */
 COREBANK_TRIGGER(journal_balanced) {
     const HeapTuple row = trigger::new_row(trigger);
     const std::string transaction_id = trigger::text(trigger, row, "transaction_id").value();
     const std::int64_t entry_id = trigger::integer(trigger, row, "id").value();
-    if (covered_by_last_check(transaction_id, entry_id)) return trigger::row_result(trigger);
+    if (covered_by_check(transaction_id, entry_id)) return trigger::row_result(trigger);
+    if (pending_checks.local_xid == MyProc->lxid && pending_checks.transaction_ids.size() > 1) {
+        check_pending_balances();
+        if (covered_by_check(transaction_id, entry_id)) return trigger::row_result(trigger);
+    }
 
     spi::connect();
     const std::uint64_t rows = spi::execute(balance_sql, {spi::Arg::text(transaction_id)});
@@ -267,7 +370,8 @@ COREBANK_TRIGGER(journal_balanced) {
     if (unbalanced) {
         fail(sqlstate_unprocessable, "transaction is not balanced in " + *unbalanced, "transaction " + transaction_id);
     }
-    remember_balanced(transaction_id, max_entry_id);
+    std::int64_t& covered = current_checks().max_entry_id[transaction_id];
+    covered = std::max(covered, max_entry_id);
     return trigger::row_result(trigger);
 }
 

@@ -33,15 +33,17 @@ constexpr const char reactivate_sql[] =
     "SELECT corebank_internal.account_status_set($1::uuid, 'ACTIVE', 'reactivated by a customer-initiated posting', "
     "$2::uuid)";
 
+// $1: a jsonb array of account ids (a batch of transfers names thousands).
 constexpr const char activity_sql[] =
     "UPDATE corebank.deposit_accounts d "
     "SET last_customer_activity_on = greatest(d.last_customer_activity_on, corebank_internal.business_today()), "
     "    updated_at = now() "
-    "WHERE d.id = ANY ($1::uuid[])";
+    "WHERE d.id = ANY (ARRAY(SELECT x::uuid FROM jsonb_array_elements_text($1) AS x))";
 
 /*---- helpers ----*/
 
-// "12.34" from 1234: both currencies of the platform have 2 minor units.
+}  // namespace
+
 std::string minor_text(std::int64_t minor) {
     const bool negative = minor < 0;
     const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(minor) : static_cast<std::uint64_t>(minor);
@@ -49,6 +51,8 @@ std::string minor_text(std::int64_t minor) {
     if (cents.size() < 2) cents.insert(0, "0");
     return (negative ? "-" : "") + std::to_string(magnitude / 100) + "." + cents;
 }
+
+namespace {
 
 std::set<std::string> id_list(const json& root, const char* name) {
     std::set<std::string> ids;
@@ -120,21 +124,16 @@ std::map<std::string, std::int64_t> deposit_minimums(const posting::Accounts& ac
     return minimums;
 }
 
-struct Decision {
-    bool reactivate = false;
-};
+}  // namespace
 
-// The state table for one account (see the header).
-Decision decide(const std::string& account_id, const posting::Account& account, std::int64_t delta,
-                const std::optional<std::int64_t>& minimum, const Rules& rules) {
+bool check_account_state(const posting::Account& account, std::int64_t delta, const std::optional<std::int64_t>& minimum,
+                         bool customer_initiated, bool keep_minimum) {
     const std::string& number = account.account_number;
-    const bool customer = rules.customer.count(account_id) > 0;
     const bool debit = delta < 0;
-    Decision decision;
     if (!minimum) {
         // A bare ledger account: the ledger's rule.
         if (account.status != "ACTIVE") fail(sqlstate_unprocessable, "account " + number + " is " + account.status);
-        return decision;
+        return false;
     }
     if (account.status == "PENDING_ACTIVATION") {
         fail(sqlstate_unprocessable, "account " + number + " is not activated yet (PENDING_ACTIVATION)");
@@ -143,23 +142,33 @@ Decision decide(const std::string& account_id, const posting::Account& account, 
     if (account.status == "FROZEN" && debit) {
         fail(sqlstate_unprocessable, "account " + number + " is FROZEN: debits are refused");
     }
+    bool reactivate = false;
     if (account.status == "DORMANT") {
-        if (customer) {
-            decision.reactivate = true;
+        if (customer_initiated) {
+            reactivate = true;
         } else if (debit) {
             fail(sqlstate_unprocessable,
                  "account " + number + " is DORMANT: only a customer-initiated posting reactivates it");
         }
     }
     // A zero minimum leaves the overdraft limit (the engine's) to decide.
-    if (debit && *minimum > 0 && rules.minimum_balance.count(account_id) > 0 && account.balance_minor + delta < *minimum) {
+    if (debit && *minimum > 0 && keep_minimum && account.balance_minor + delta < *minimum) {
         fail(sqlstate_unprocessable,
              "the posting would take account " + number + " below its minimum balance of " + minor_text(*minimum));
     }
-    return decision;
+    return reactivate;
 }
 
-}  // namespace
+void reactivate_account(const std::string& account_id, const std::string& actor_id) {
+    spi::execute(reactivate_sql, {spi::Arg::text(account_id), spi::Arg::text(actor_id)});
+}
+
+void record_customer_activity(const std::vector<std::string>& account_ids) {
+    if (account_ids.empty()) return;
+    json ids = json::array();
+    for (const std::string& id : account_ids) ids.push_back(id);
+    spi::execute(activity_sql, {spi::Arg::jsonb(ids.dump())});
+}
 
 Rules parse_rules(const std::string& json_text) {
     const json root = json::parse(json_text, nullptr, false);
@@ -184,10 +193,10 @@ std::string post(const core::ledger::Request& request, const Rules& rules) {
         const auto minimum = minimums.find(account_id);
         const std::optional<std::int64_t> product_minimum =
             minimum == minimums.end() ? std::nullopt : std::optional<std::int64_t>(minimum->second);
-        const Decision decision = decide(account_id, account, delta->second, product_minimum, rules);
-        if (decision.reactivate) {
-            spi::execute(reactivate_sql, {spi::Arg::text(account_id), spi::Arg::text(header.operator_id)});
-        }
+        const bool reactivate =
+            check_account_state(account, delta->second, product_minimum, rules.customer.count(account_id) > 0,
+                                rules.minimum_balance.count(account_id) > 0);
+        if (reactivate) reactivate_account(account_id, header.operator_id);
         // The state table allowed this posting: the engine's ACTIVE check is
         // the ledger's default, which the rules above replace.
         account.status = "ACTIVE";
@@ -195,9 +204,7 @@ std::string post(const core::ledger::Request& request, const Rules& rules) {
     }
     posting::bind_accounts(lines, accounts);
     posting::post(header, lines, accounts, posting::GlRule::any);
-    if (!active_customer_accounts.empty()) {
-        spi::execute(activity_sql, {spi::Arg::text_array(active_customer_accounts)});
-    }
+    record_customer_activity(active_customer_accounts);
     return header.id;
 }
 

@@ -120,6 +120,10 @@ constexpr const char complete_sql[] =
     "SET transaction_id = $3::uuid, response = corebank_internal.transaction_json($3::uuid) "
     "WHERE k.scope = $1 AND k.key = $2 RETURNING k.response";
 
+constexpr const char store_sql[] =
+    "UPDATE corebank.idempotency_keys k SET transaction_id = $3::uuid, response = $4::jsonb "
+    "WHERE k.scope = $1 AND k.key = $2 RETURNING k.response";
+
 /*---- helpers ----*/
 
 std::string line_name(const Line& line) {
@@ -179,6 +183,62 @@ void check_limits(const std::vector<Line>& lines, const Accounts& accounts) {
     }
 }
 
+
+
+
+
+struct ChainLink {
+    std::int64_t seq;
+    std::string prev_hash;
+    std::string hash;
+};
+
+// Extends the backend's chain: locks its head, hashes, advances the head.
+ChainLink extend_chain(core::ledger::ChainTransaction& record, int stripe) {
+    ChainHead head = lock_chain_head(stripe);
+    ChainLink link{head.seq + 1, head.hash, {}};
+    record.stripe = stripe;
+    record.seq = link.seq;
+    link.hash = core::ledger::chain_hash(link.prev_hash, record);
+    head = ChainHead{link.seq, link.hash};
+    advance_chain_head(stripe, head);
+    return link;
+}
+
+void write_transaction(const Header& header, const std::string& value_date, int stripe, const ChainLink& link) {
+    if (header.created_at_us) {
+        const std::uint64_t rows = spi::execute(
+            post_pending_sql, {spi::Arg::text(header.id), spi::Arg::text(header.operator_id), spi::Arg::int4(stripe),
+                               spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
+        if (rows != 1) fail(sqlstate_conflict, "transaction is no longer waiting to be posted");
+        return;
+    }
+    spi::execute(insert_transaction_sql,
+                 {spi::Arg::text(header.id), spi::Arg::text(header.reference), spi::Arg::text(header.type),
+                  spi::Arg::text(header.description), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
+                  spi::Arg::text(header.channel), spi::Arg::text(header.maker_id), spi::Arg::text(header.operator_id),
+                  spi::Arg::text(header.idempotency_key), spi::Arg::text(header.reverses_id), spi::Arg::int4(stripe),
+                  spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
+}
+
+void insert_entries(const Header& header, const std::vector<Line>& lines, const std::string& value_date) {
+    json rows = json::array();
+    for (const Line& line : lines) {
+        json row = {{"line_no", line.line_no}, {"gl", line.gl_account_id}, {"currency", line.currency},
+                    {"side", std::string(1, line.side)}, {"amount", line.amount_minor}};
+        row["account"] = line.account_id ? json(*line.account_id) : json(nullptr);
+        row["narrative"] = line.narrative ? json(*line.narrative) : json(nullptr);
+        rows.push_back(std::move(row));
+    }
+    const std::uint64_t inserted = spi::execute(
+        insert_entries_sql, {spi::Arg::text(header.id), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
+                             spi::Arg::text(header.channel), spi::Arg::text(header.operator_id),
+                             spi::Arg::jsonb(rows.dump())});
+    CB_CHECK(inserted == lines.size());
+}
+
+}  // namespace
+
 void mark_first_postings(const std::vector<Line>& lines) {
     spi::execute(first_posted_sql, {spi::Arg::text_array(distinct_gl_ids(lines))});
 }
@@ -229,58 +289,21 @@ core::ledger::ChainTransaction chain_record(const Header& header, const std::vec
     return record;
 }
 
-struct ChainLink {
-    std::int64_t seq;
-    std::string prev_hash;
-    std::string hash;
-};
-
-// Extends the backend's chain: locks its head, hashes, advances the head.
-ChainLink extend_chain(core::ledger::ChainTransaction& record, int stripe) {
+ChainHead lock_chain_head(int stripe) {
     const std::uint64_t rows = spi::execute(chain_lock_sql, {spi::Arg::int4(stripe)});
     CB_CHECK(rows == 1);  // 16 heads are seeded by the install script
-    ChainLink link{spi::get_int(0, 1).value() + 1, spi::get_bytea(0, 2).value(), {}};
-    CB_CHECK(link.prev_hash.size() == core::sha256_bytes);
-    record.stripe = stripe;
-    record.seq = link.seq;
-    link.hash = core::ledger::chain_hash(link.prev_hash, record);
-    spi::execute(chain_advance_sql, {spi::Arg::int4(stripe), spi::Arg::int8(link.seq), spi::Arg::bytea(link.hash)});
-    return link;
+    ChainHead head{spi::get_int(0, 1).value(), spi::get_bytea(0, 2).value()};
+    CB_CHECK(head.seq >= 0);
+    CB_CHECK(head.hash.size() == core::sha256_bytes);
+    return head;
 }
 
-void write_transaction(const Header& header, const std::string& value_date, int stripe, const ChainLink& link) {
-    if (header.created_at_us) {
-        const std::uint64_t rows = spi::execute(
-            post_pending_sql, {spi::Arg::text(header.id), spi::Arg::text(header.operator_id), spi::Arg::int4(stripe),
-                               spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
-        if (rows != 1) fail(sqlstate_conflict, "transaction is no longer waiting to be posted");
-        return;
-    }
-    spi::execute(insert_transaction_sql,
-                 {spi::Arg::text(header.id), spi::Arg::text(header.reference), spi::Arg::text(header.type),
-                  spi::Arg::text(header.description), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
-                  spi::Arg::text(header.channel), spi::Arg::text(header.maker_id), spi::Arg::text(header.operator_id),
-                  spi::Arg::text(header.idempotency_key), spi::Arg::text(header.reverses_id), spi::Arg::int4(stripe),
-                  spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
+void advance_chain_head(int stripe, const ChainHead& head) {
+    CB_CHECK(head.hash.size() == core::sha256_bytes);
+    const std::uint64_t rows =
+        spi::execute(chain_advance_sql, {spi::Arg::int4(stripe), spi::Arg::int8(head.seq), spi::Arg::bytea(head.hash)});
+    CB_CHECK(rows == 1);
 }
-
-void insert_entries(const Header& header, const std::vector<Line>& lines, const std::string& value_date) {
-    json rows = json::array();
-    for (const Line& line : lines) {
-        json row = {{"line_no", line.line_no}, {"gl", line.gl_account_id}, {"currency", line.currency},
-                    {"side", std::string(1, line.side)}, {"amount", line.amount_minor}};
-        row["account"] = line.account_id ? json(*line.account_id) : json(nullptr);
-        row["narrative"] = line.narrative ? json(*line.narrative) : json(nullptr);
-        rows.push_back(std::move(row));
-    }
-    const std::uint64_t inserted = spi::execute(
-        insert_entries_sql, {spi::Arg::text(header.id), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
-                             spi::Arg::text(header.channel), spi::Arg::text(header.operator_id),
-                             spi::Arg::jsonb(rows.dump())});
-    CB_CHECK(inserted == lines.size());
-}
-
-}  // namespace
 
 Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
     std::set<std::string> ids;
@@ -447,6 +470,17 @@ Datum idempotency_complete(const char* scope, const std::string& key, const std:
     const std::uint64_t rows =
         spi::execute(complete_sql, {spi::Arg::text(scope), spi::Arg::text(key), spi::Arg::text(transaction_id)});
     CB_CHECK(rows == 1);
+    bool is_null = true;
+    const Datum response = spi::get_jsonb_for_return(0, 1, &is_null);
+    CB_CHECK(!is_null);
+    return response;
+}
+
+Datum idempotency_store(const char* scope, const std::string& key, const std::string& transaction_id,
+                        const std::string& response_json) {
+    const std::uint64_t rows = spi::execute(store_sql, {spi::Arg::text(scope), spi::Arg::text(key),
+                                                        spi::Arg::text(transaction_id), spi::Arg::jsonb(response_json)});
+    CB_CHECK(rows == 1);  // claimed earlier in this transaction
     bool is_null = true;
     const Datum response = spi::get_jsonb_for_return(0, 1, &is_null);
     CB_CHECK(!is_null);

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ledger_chain.hpp"
 #include "pg/postgres.hpp"
 
 namespace corebank::pg::posting {
@@ -108,6 +109,27 @@ void check_branch(const std::string& branch_id);
 // load_accounts(lines, true) and the lines from bind_accounts.
 void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule);
 
+// The pieces of post() that the batch of transfers (pg/transfer_batch.hpp)
+// runs once for many transactions. All run inside a ledger_guard::WriterScope
+// where they write derived tables.
+// first_posted_at of the lines' GL accounts that have none (id order).
+void mark_first_postings(const std::vector<Line>& lines);
+// Adds the lines' debits and credits to the GL balance stripe `stripe`.
+void add_to_stripes(const std::vector<Line>& lines, int stripe);
+// Adds the lines' net customer-side movement to the ledger account balances.
+void update_balances(const std::vector<Line>& lines);
+// The hash chain record of a transaction about to be written.
+core::ledger::ChainTransaction chain_record(const Header& header, const std::vector<Line>& lines,
+                                           const std::string& value_date, std::int64_t now_us);
+// The head of a chain stripe, locked (FOR UPDATE) until commit; and its
+// advance to the last transaction appended.
+struct ChainHead {
+    std::int64_t seq = 0;
+    std::string hash;  // 32 raw bytes
+};
+ChainHead lock_chain_head(int stripe);
+void advance_chain_head(int stripe, const ChainHead& head);
+
 // The TransactionResponse of a transaction, for returning (CB404 if absent).
 Datum render_transaction(const std::string& transaction_id);
 
@@ -122,5 +144,10 @@ struct Claim {
 };
 Claim idempotency_claim(const char* scope, const std::string& key, const std::string& request_hash);
 Datum idempotency_complete(const char* scope, const std::string& key, const std::string& transaction_id);
+// complete() for a caller that already holds the rendered response: stores
+// `response_json` (the transaction's TransactionResponse) without rendering
+// it again.
+Datum idempotency_store(const char* scope, const std::string& key, const std::string& transaction_id,
+                        const std::string& response_json);
 
 }  // namespace corebank::pg::posting

@@ -21,6 +21,8 @@ constexpr int statement_args_max = 16;
 // about 150); the bound catches a statement text built at run time.
 constexpr int cached_plans_max = 512;
 constexpr std::size_t text_array_elements_max = 1000;
+// Columns of a set-based write (a batch of transfers writes 16,000 entries).
+constexpr std::size_t column_elements_max = 65536;
 
 struct CachedPlan {
     const char* sql;   // the key: address of a static string
@@ -54,7 +56,11 @@ const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count)
     Oid types[statement_args_max] = {};
     std::memcpy(types, arg_types, sizeof(Oid) * static_cast<std::size_t>(arg_count));
     const SPIPlanPtr plan = pg_guard([&]() noexcept -> SPIPlanPtr {
-        SPIPlanPtr prepared = SPI_prepare(sql, arg_count, types);
+        // A generic plan, always: the statements are static and their
+        // parameters are keys and arrays of keys, so a custom plan per call
+        // (the plan cache's default for the first calls, and for good when
+        // its estimate favours it) only adds planning time to every posting.
+        SPIPlanPtr prepared = SPI_prepare_cursor(sql, arg_count, types, CURSOR_OPT_GENERIC_PLAN);
         if (prepared != nullptr && SPI_keepplan(prepared) != 0) return nullptr;
         return prepared;
     });
@@ -178,6 +184,22 @@ Arg Arg::text_array(std::optional<std::vector<std::string>> values) {
     return arg;
 }
 
+Arg Arg::text_column(std::vector<std::string> values) {
+    CB_CHECK(values.size() <= column_elements_max);
+    Arg arg(TEXTARRAYOID);
+    arg.is_null_ = false;
+    arg.elements_ = std::move(values);
+    return arg;
+}
+
+Arg Arg::int8_column(std::vector<std::int64_t> values) {
+    CB_CHECK(values.size() <= column_elements_max);
+    Arg arg(INT8ARRAYOID);
+    arg.is_null_ = false;
+    arg.integers_ = std::move(values);
+    return arg;
+}
+
 Datum Arg::to_datum() const {
     CB_CHECK(!is_null_);
     switch (type_) {
@@ -224,6 +246,15 @@ Datum Arg::to_datum() const {
                         cstring_to_text_with_len(elements[index].data(), static_cast<int>(elements[index].size())));
                 }
                 return PointerGetDatum(construct_array(datums, count, TEXTOID, -1, false, TYPALIGN_INT));
+            });
+        }
+        case INT8ARRAYOID: {
+            const std::int64_t* integers = integers_.data();
+            const int count = static_cast<int>(integers_.size());
+            return pg_guard([&]() noexcept {
+                Datum* datums = static_cast<Datum*>(palloc(sizeof(Datum) * static_cast<std::size_t>(count > 0 ? count : 1)));
+                for (int index = 0; index < count; ++index) datums[index] = Int64GetDatum(integers[index]);
+                return PointerGetDatum(construct_array(datums, count, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
             });
         }
         default:

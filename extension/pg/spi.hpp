@@ -40,6 +40,10 @@ public:
     static Arg int4(std::optional<std::int32_t> value);
     static Arg int8(std::optional<std::int64_t> value);
     static Arg text_array(std::optional<std::vector<std::string>> values);
+    // One column of a set-based write, read with unnest() (up to 65,536
+    // values; text[] and bigint[]).
+    static Arg text_column(std::vector<std::string> values);
+    static Arg int8_column(std::vector<std::int64_t> values);
 
     Oid type() const noexcept { return type_; }
     bool is_null() const noexcept { return is_null_; }
@@ -53,6 +57,7 @@ private:
     bool is_null_ = true;
     std::string bytes_;                  // text, bytea, jsonb (as JSON text)
     std::vector<std::string> elements_;  // text[]
+    std::vector<std::int64_t> integers_; // bigint[]
     Uuid uuid_{};
     std::int64_t integer_ = 0;           // int4, int8, bool
 };
