@@ -90,6 +90,11 @@ const std::map<std::string, Setter>& setters() {
          [](Config& c, const std::string& k, const std::string& v) {
              c.max_body_bytes = static_cast<std::size_t>(parse_int(k, v, 1024, static_cast<int>(max_body_bytes_max)));
          }},
+        {"batch_max_body_bytes",
+         [](Config& c, const std::string& k, const std::string& v) {
+             c.batch_max_body_bytes =
+                 static_cast<std::size_t>(parse_int(k, v, 1024, static_cast<int>(max_body_bytes_max)));
+         }},
         {"trusted_proxies", [](Config& c, const std::string&, const std::string& v) { c.trusted_proxies = split_list(v); }},
         {"database_url", string_setter(&Config::database_url)},
         {"statement_timeout_ms", int_setter(&Config::statement_timeout_ms, 100, 600000)},

@@ -19,6 +19,8 @@ struct Config {
     int reactor_threads = 1;
     int db_pool_size = 8;
     std::size_t max_body_bytes = 1048576;
+    // POST /v1/transfers/batch alone: up to 8,000 transfers (docs/design/batch-transfers.md).
+    std::size_t batch_max_body_bytes = 4194304;
     std::vector<std::string> trusted_proxies;
     // database
     std::string database_url;

@@ -22,6 +22,8 @@ struct Route {
     std::string pattern;  // e.g. /auth/sessions/:id
     RunOn run_on;
     std::function<HttpResponse(const HttpRequest&, Db*)> handler;
+    // Largest body this route takes; 0: the service's max_body_bytes.
+    std::size_t max_body_bytes = 0;
 };
 
 struct RouteMatch {

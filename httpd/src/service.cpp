@@ -1,6 +1,8 @@
 // service.cpp: the bridge between Pistache and our handlers.
 #include "service.hpp"
 
+#include <algorithm>
+
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
 
@@ -20,9 +22,14 @@ struct Service::State {
     ServiceOptions options;
     Router router;
     WorkerPool* pool = nullptr;
+    std::size_t largest_body_bytes = 0;  // max of options.max_body_bytes and every route's own limit
 };
 
 namespace {
+
+ApiError payload_too_large(std::size_t limit) {
+    return ApiError{413, "PAYLOAD_TOO_LARGE", "Request body exceeds " + std::to_string(limit) + " bytes"};
+}
 
 // What the response path needs to know about the request after Pistache has
 // reused its buffers.
@@ -170,12 +177,14 @@ public:
                 send_response(writer, info, options.render_error(bad_request("Malformed query string")), options);
                 return;
             }
-            if (request.body().size() > options.max_body_bytes) {
-                send_response(writer, info,
-                              options.render_error(ApiError{413, "PAYLOAD_TOO_LARGE",
-                                                            "Request body exceeds " +
-                                                                std::to_string(options.max_body_bytes) + " bytes"}),
-                              options);
+            // 413 comes before 404 and 405, at the matched route's own limit
+            // (the service's for every other path).
+            const RouteMatch match = state_->router.match(copy);
+            const std::size_t body_limit = match.route != nullptr && match.route->max_body_bytes != 0
+                                               ? match.route->max_body_bytes
+                                               : options.max_body_bytes;
+            if (request.body().size() > body_limit) {
+                send_response(writer, info, options.render_error(payload_too_large(body_limit)), options);
                 return;
             }
             if (!options.unavailable_reason.empty()) {
@@ -183,7 +192,6 @@ public:
                               options);
                 return;
             }
-            const RouteMatch match = state_->router.match(copy);
             if (match.route == nullptr) {
                 if (match.path_known) {
                     ApiError e{405, "METHOD_NOT_ALLOWED", "Method " + copy.method + " is not allowed on this path"};
@@ -266,7 +274,12 @@ HttpResponse run_handler(const Route& route, const HttpRequest& request, Db* db,
 }
 
 Service::Service(ServiceOptions options, Router router, WorkerPool* pool)
-    : state_(std::make_shared<State>(State{std::move(options), std::move(router), pool})) {}
+    : state_(std::make_shared<State>(State{std::move(options), std::move(router), pool, 0})) {
+    state_->largest_body_bytes = state_->options.max_body_bytes;
+    for (const Route& route : state_->router.routes()) {
+        state_->largest_body_bytes = std::max(state_->largest_body_bytes, route.max_body_bytes);
+    }
+}
 
 Service::~Service() { shutdown(); }
 
@@ -275,7 +288,7 @@ void Service::start() {
     endpoint_ = std::make_unique<Http::Endpoint>(Address(o.listen, Port(static_cast<uint16_t>(o.port))));
     // Pistache's own cap answers with a plain-text 413; ours (max_body_bytes)
     // answers with the error body, so Pistache's must sit above it.
-    const std::size_t library_limit = o.max_body_bytes * 2 + 64 * 1024;
+    const std::size_t library_limit = state_->largest_body_bytes * 2 + 64 * 1024;
     endpoint_->init(Http::Endpoint::options()
                         .threads(o.reactor_threads)
                         .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay)

@@ -16,7 +16,7 @@ using namespace corebank::httpd::core_banking;
 namespace {
 
 void run(unsigned selector, const std::string& body) {
-    switch (selector % 36) {
+    switch (selector % 37) {
     case 0: (void)parse_manual_journal(body); break;
     case 1: (void)parse_platform_config_update(body); break;
     case 2: (void)parse_branch_scoping_update(body); break;
@@ -52,6 +52,9 @@ void run(unsigned selector, const std::string& body) {
     case 32: (void)parse_passbook_reprint(body); break;
     case 33: (void)parse_print_confirm(body); break;
     case 34: (void)parse_standing_order_create(body); break;
+    case 35:
+        (void)parse_transfer_batch(body, (selector & 0x80) != 0 ? std::optional<std::string>("idem-1") : std::nullopt);
+        break;
     default:
         if (is_iso_date(body)) (void)days_from_civil_text(body);
         break;

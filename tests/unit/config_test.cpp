@@ -58,6 +58,7 @@ TEST_F(ConfigTest, DefaultsWhenFileIsMissing) {
     EXPECT_EQ(c.reactor_threads, 1);
     EXPECT_EQ(c.db_pool_size, 8);
     EXPECT_EQ(c.max_body_bytes, 1048576u);
+    EXPECT_EQ(c.batch_max_body_bytes, 4194304u);
     EXPECT_TRUE(c.trusted_proxies.empty());
     EXPECT_EQ(c.statement_timeout_ms, 5000);
     EXPECT_EQ(c.issuer, "http://127.0.0.1:8081");

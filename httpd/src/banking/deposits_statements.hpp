@@ -94,6 +94,8 @@ inline const Statement dormancy_run{
 inline const Statement money_deposit{"core_deposit", "SELECT corebank.core_deposit($1::jsonb, $2::uuid)::text", 2};
 inline const Statement money_withdraw{"core_withdraw", "SELECT corebank.core_withdraw($1::jsonb, $2::uuid)::text", 2};
 inline const Statement money_transfer{"core_transfer", "SELECT corebank.core_transfer($1::jsonb, $2::uuid)::text", 2};
+inline const Statement money_transfer_batch{"core_transfer_batch",
+                                            "SELECT corebank.core_transfer_batch($1::jsonb, $2::uuid)::text", 2};
 inline const Statement money_fee{"core_fee", "SELECT corebank.core_fee($1::jsonb, $2::uuid)::text", 2};
 inline const Statement fx_rates_list{"core_fx_rates_list", "SELECT corebank.core_fx_rates_list($1::jsonb)::text", 1};
 inline const Statement fx_rates_get{

@@ -1,5 +1,8 @@
 #include "banking/deposits_validation.hpp"
 
+#include "core/errors.hpp"
+#include "core/transfer_batch.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -747,6 +750,39 @@ json parse_money(const std::string& text, MoneyKind kind, const std::optional<st
         put(out, "idempotencyKey", key);
     }
     return out;
+}
+
+std::string parse_transfer_batch(const std::string& text, const std::optional<std::string>& idempotency_header) {
+    core::transfer_batch::TransferBatch batch;
+    try {
+        batch = core::transfer_batch::parse_transfer_batch(text);
+    } catch (const core::CoreError& e) {
+        const std::string message = e.what();
+        // The body as a whole (not JSON, not an object, nested too deeply).
+        if (message.rfind("request: ", 0) == 0) throw bad_request("Malformed JSON request body");
+        throw validation_error(message);
+    }
+    // The platform's currencies, as POST /v1/transfers checks them.
+    for (std::size_t index = 0; index < batch.transfers.size(); ++index) {
+        const auto& currency = batch.transfers[index].currency;
+        if (!currency) continue;
+        const auto& known = currencies();
+        if (std::find(known.begin(), known.end(), *currency) != known.end()) continue;
+        std::string list;
+        for (const auto& code : known) list += (list.empty() ? "" : ", ") + code;
+        throw validation_error("transfers[" + std::to_string(index) + "].currency: must be one of " + list);
+    }
+    if (!idempotency_header) return text;
+    if (idempotency_header->empty() || idempotency_header->size() > core::transfer_batch::idempotency_key_length_max)
+        throw bad_request("Idempotency-Key: must be 1 to 128 characters");
+    if (batch.idempotency_key) {
+        if (*batch.idempotency_key != *idempotency_header)
+            throw bad_request("Idempotency-Key header and idempotencyKey field differ");
+        return text;
+    }
+    json body = json::parse(text);  // parsed above: cannot fail
+    body["idempotencyKey"] = *idempotency_header;
+    return body.dump();
 }
 
 json parse_fx_rate_set(const std::string& text) {

@@ -71,6 +71,12 @@ nlohmann::json parse_lifecycle_reason(const std::string& body, bool reason_requi
 // header becomes idempotencyKey (it must equal the field when both are sent).
 enum class MoneyKind { deposit, withdrawal, transfer, fee };
 nlohmann::json parse_money(const std::string& body, MoneyKind kind, const std::optional<std::string>& idempotency_header);
+// CreateTransferBatchRequest (docs/design/batch-transfers.md), checked by
+// the database's own parser (core/transfer_batch.hpp): 400 BAD_REQUEST for
+// malformed JSON, 400 VALIDATION_ERROR "transfers[i].field: reason". Returns
+// the body for corebank.core_transfer_batch, with the Idempotency-Key header
+// as idempotencyKey.
+std::string parse_transfer_batch(const std::string& body, const std::optional<std::string>& idempotency_header);
 nlohmann::json parse_fx_rate_set(const std::string& body);              // SetExchangeRateRequest
 
 // Passbooks.

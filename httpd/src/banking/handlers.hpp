@@ -102,6 +102,7 @@ HttpResponse dormancy_run(const Context&, const HttpRequest&, Db&);
 HttpResponse money_deposit(const Context&, const HttpRequest&, Db&);
 HttpResponse money_withdraw(const Context&, const HttpRequest&, Db&);
 HttpResponse money_transfer(const Context&, const HttpRequest&, Db&);
+HttpResponse money_transfer_batch(const Context&, const HttpRequest&, Db&);
 HttpResponse money_fee(const Context&, const HttpRequest&, Db&);
 HttpResponse exchange_rates_list(const Context&, const HttpRequest&, Db&);
 HttpResponse exchange_rate_get(const Context&, const HttpRequest&, Db&);

@@ -22,6 +22,12 @@ HttpResponse money(const Context& context, const HttpRequest& request, Db& db, c
 
 }  // namespace
 
+HttpResponse money_transfer_batch(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "money.transfer_batch");
+    const std::string body = parse_transfer_batch(request.body, request.header("idempotency-key"));
+    return pass_through(db.exec(sql::money_transfer_batch, {body, *caller.actor_id}).scalar());
+}
+
 HttpResponse money_deposit(const Context& context, const HttpRequest& request, Db& db) {
     return money(context, request, db, "money.deposit", MoneyKind::deposit, sql::money_deposit);
 }

@@ -69,6 +69,9 @@ void add_deposit_routes(Router& r, const std::shared_ptr<const Context>& c) {
     r.add(worker("POST", "/v1/deposits", money_deposit, c));
     r.add(worker("POST", "/v1/withdrawals", money_withdraw, c));
     r.add(worker("POST", "/v1/transfers", money_transfer, c));
+    Route batch = worker("POST", "/v1/transfers/batch", money_transfer_batch, c);
+    batch.max_body_bytes = c->config.batch_max_body_bytes;
+    r.add(std::move(batch));
     r.add(worker("POST", "/v1/fees", money_fee, c));
     r.add(worker("GET", "/v1/exchange-rates", exchange_rates_list, c));
     r.add(worker("POST", "/v1/exchange-rates", exchange_rate_set, c));

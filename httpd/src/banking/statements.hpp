@@ -7,9 +7,8 @@
 
 namespace corebank::httpd::core_banking::sql {
 
-inline const Statement api_key_authenticate{
-    "core_api_key_authenticate", "SELECT corebank.core_api_key_authenticate($1::bytea, $2)::text", 2};
-inline const Statement staff_authenticate{"core_staff_authenticate", "SELECT corebank.auth_authenticate($1::uuid)::text", 1};
+// Both checks in one round trip: {"key": <core_api_key_authenticate>, "staff": <auth_authenticate or null>}.
+inline const Statement authorize{"core_authorize", "SELECT corebank.core_authorize($1::bytea, $2, $3::uuid)::text", 3};
 
 inline const Statement transaction_capture{
     "core_transaction_capture", "SELECT corebank.core_transaction_capture($1::jsonb, $2::uuid)::text", 2};
