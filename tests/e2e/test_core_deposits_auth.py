@@ -54,8 +54,9 @@ class DepositsAuthorisationTest(D.DepositsBase):
         cls.policy = policy()
 
     def test_every_route_is_covered(self):
-        """The document lists the issue's 63 operations and each names a policy operation."""
-        self.assertEqual(len(self.ops), 63)
+        """The document lists the issue's 63 operations, plus issue 7's batch of transfers, and each names a
+        policy operation."""
+        self.assertEqual(len(self.ops), 64)
         for method, path, name, op in self.ops:
             self.assertIn(name, self.policy, f"{method} {path}")
             rule = self.policy[name]
@@ -82,7 +83,7 @@ class DepositsAuthorisationTest(D.DepositsBase):
                                     token=self.admin)
             self.assert_error(resp, 403, "FORBIDDEN", "scope")
             checked += 1
-        self.assertEqual(checked, 38)
+        self.assertEqual(checked, 39)
 
     def test_staff_token_required_and_roles_checked(self):
         """Operations recording a person: no token 401; an auditor's token 403; jobs run without a token."""
@@ -108,7 +109,7 @@ class DepositsAuthorisationTest(D.DepositsBase):
 
     def test_roles_of_money_movement(self):
         """Tellers move money and open accounts; supervisors approve and run jobs; auditors only read."""
-        for name in ("money.deposit", "money.withdraw", "money.transfer", "money.fee", "accounts.open",
+        for name in ("money.deposit", "money.withdraw", "money.transfer", "money.transfer_batch", "money.fee", "accounts.open",
                      "standing_orders.create", "passbooks.issue", "customers.create"):
             self.assertIn("teller", self.policy[name]["roles"], name)
             self.assertNotIn("auditor", self.policy[name]["roles"], name)
