@@ -167,7 +167,7 @@ void record_customer_activity(const std::vector<std::string>& account_ids) {
     if (account_ids.empty()) return;
     json ids = json::array();
     for (const std::string& id : account_ids) ids.push_back(id);
-    spi::execute(activity_sql, {spi::Arg::jsonb(ids.dump())});
+    spi::execute_generic(activity_sql, {spi::Arg::jsonb(ids.dump())});
 }
 
 Rules parse_rules(const std::string& json_text) {

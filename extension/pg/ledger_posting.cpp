@@ -145,7 +145,7 @@ struct GlAccount {
 };
 
 std::map<std::string, GlAccount> read_gl_accounts(const std::vector<std::string>& ids) {
-    const std::uint64_t rows = spi::execute(gl_accounts_sql, {spi::Arg::text_array(ids)});
+    const std::uint64_t rows = spi::execute_generic(gl_accounts_sql, {spi::Arg::text_array(ids)});
     std::map<std::string, GlAccount> accounts;
     for (std::uint64_t row = 0; row < rows; ++row) {
         accounts[spi::get_text(row, 1).value()] =
@@ -312,7 +312,7 @@ Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
     }
     Accounts accounts;
     if (ids.empty()) return accounts;
-    const std::uint64_t rows = spi::execute(for_update ? lock_accounts_sql : read_accounts_sql,
+    const std::uint64_t rows = spi::execute_generic(for_update ? lock_accounts_sql : read_accounts_sql,
                                             {spi::Arg::text_array(std::vector<std::string>(ids.begin(), ids.end()))});
     for (std::uint64_t row = 0; row < rows; ++row) {
         accounts[spi::get_text(row, 1).value()] =

@@ -24,9 +24,12 @@ constexpr std::size_t text_array_elements_max = 1000;
 // Columns of a set-based write (a batch of transfers writes 16,000 entries).
 constexpr std::size_t column_elements_max = 65536;
 
+enum class PlanKind { automatic, generic };
+
 struct CachedPlan {
     const char* sql;   // the key: address of a static string
     SPIPlanPtr plan;
+    PlanKind kind;
     int arg_count;
     Oid arg_types[statement_args_max];
 };
@@ -39,7 +42,7 @@ int cached_plan_count = 0;
 }
 
 // Finds or prepares the plan of `sql` for these argument types.
-const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count) {
+const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count, PlanKind kind) {
     CB_CHECK(sql != nullptr);
     CB_CHECK(arg_count >= 0 && arg_count <= statement_args_max);
     for (int index = 0; index < cached_plan_count; ++index) {
@@ -49,6 +52,7 @@ const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count)
         // else is a programming error.
         CB_CHECK(cached.arg_count == arg_count);
         CB_CHECK(std::memcmp(cached.arg_types, arg_types, sizeof(Oid) * static_cast<std::size_t>(arg_count)) == 0);
+        CB_CHECK(cached.kind == kind);
         return cached;
     }
     CB_CHECK(cached_plan_count < cached_plans_max);
@@ -56,11 +60,9 @@ const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count)
     Oid types[statement_args_max] = {};
     std::memcpy(types, arg_types, sizeof(Oid) * static_cast<std::size_t>(arg_count));
     const SPIPlanPtr plan = pg_guard([&]() noexcept -> SPIPlanPtr {
-        // A generic plan, always: the statements are static and their
-        // parameters are keys and arrays of keys, so a custom plan per call
-        // (the plan cache's default for the first calls, and for good when
-        // its estimate favours it) only adds planning time to every posting.
-        SPIPlanPtr prepared = SPI_prepare_cursor(sql, arg_count, types, CURSOR_OPT_GENERIC_PLAN);
+        // PlanKind::generic: see execute_generic() in spi.hpp.
+        const int options = kind == PlanKind::generic ? CURSOR_OPT_GENERIC_PLAN : 0;
+        SPIPlanPtr prepared = SPI_prepare_cursor(sql, arg_count, types, options);
         if (prepared != nullptr && SPI_keepplan(prepared) != 0) return nullptr;
         return prepared;
     });
@@ -70,6 +72,7 @@ const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count)
     entry.sql = sql;
     entry.plan = plan;
     entry.arg_count = arg_count;
+    entry.kind = kind;
     std::memcpy(entry.arg_types, types, sizeof types);
     ++cached_plan_count;
     return entry;
@@ -277,7 +280,9 @@ void finish() {
 
 /*---- execution ----*/
 
-std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
+namespace {
+
+std::uint64_t execute_plan(const char* sql, std::initializer_list<Arg> args, PlanKind kind) {
     const int arg_count = static_cast<int>(args.size());
     CB_CHECK(arg_count <= statement_args_max);
 
@@ -290,7 +295,7 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
         nulls[index] = arg.is_null() ? 'n' : ' ';
         ++index;
     }
-    const CachedPlan& cached = plan_for(sql, types, arg_count);
+    const CachedPlan& cached = plan_for(sql, types, arg_count, kind);
 
     index = 0;
     for (const Arg& arg : args) {
@@ -307,6 +312,16 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
         throw_internal("SPI_execute_plan failed", code);
     }
     return SPI_processed;
+}
+
+}  // namespace
+
+std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
+    return execute_plan(sql, args, PlanKind::automatic);
+}
+
+std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args) {
+    return execute_plan(sql, args, PlanKind::generic);
 }
 
 /*---- getters ----*/

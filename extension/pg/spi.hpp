@@ -71,6 +71,14 @@ void finish();
 // types (checked).
 std::uint64_t execute(const char* sql, std::initializer_list<Arg> args);
 
+// The same with a generic plan from the first call on. For the hot
+// statements whose parameters are keys or arrays of keys: PostgreSQL's plan
+// cache would otherwise plan them anew on every call when a custom plan for
+// the values at hand looks cheaper (an array parameter does that), which
+// costs a posting more than running them. Not for statements whose best
+// plan depends on the values (a LIMIT, a range): those keep custom plans.
+std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args);
+
 // Getters over the rows of the last execute(); row < rows and column is
 // 1-based, as in SPI. A NULL value is std::nullopt.
 std::optional<std::string> get_text(std::uint64_t row, int column);   // any type, as text

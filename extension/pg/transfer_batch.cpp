@@ -77,18 +77,15 @@ constexpr const char insert_transactions_sql[] =
     "     AS t(id, reference, branch, seq, prev_hash, hash) "
     "ORDER BY t.seq";
 
-// Two entries per transaction: $1..$3 per transaction (id, branch,
-// narrative), $4..$7 per entry (gl, account, side, amount); entry i belongs
-// to transaction i / 2 and is its line i % 2 + 1.
+// One element per entry in every column ($1..$9), in chain order.
 constexpr const char insert_entries_sql[] =
     "INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, ledger_account_id, currency, "
     "    side, amount_minor, branch_id, value_date, channel, operator_id, narrative, created_at) "
-    "SELECT t.id::uuid, (e.n - 1) % 2 + 1, e.gl::uuid, e.account::uuid, e.currency, e.side, e.amount, t.branch::uuid, "
-    "       $9::date, $10, $11::uuid, t.narrative, now() "
-    "FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[]) WITH ORDINALITY "
-    "     AS e(gl, account, currency, side, amount, n) "
-    "JOIN unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(id, branch, narrative, n) "
-    "  ON t.n = (e.n + 1) / 2 "
+    "SELECT e.tx::uuid, e.line_no, e.gl::uuid, e.account::uuid, e.currency, e.side, e.amount, e.branch::uuid, "
+    "       $10::date, $11, $12::uuid, e.narrative, now() "
+    "FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], "
+    "            $8::text[], $9::text[]) WITH ORDINALITY "
+    "     AS e(tx, line_no, gl, account, currency, side, amount, branch, narrative, n) "
     "ORDER BY e.n";
 
 /*---- state ----*/
@@ -143,7 +140,7 @@ std::map<std::string, AccountState> lock_accounts(const std::vector<Transfer>& t
         ids.insert(t.from_account_id);
         ids.insert(t.to_account_id);
     }
-    const std::uint64_t rows = spi::execute(lock_accounts_sql, {spi::Arg::jsonb(id_list(ids).dump())});
+    const std::uint64_t rows = spi::execute_generic(lock_accounts_sql, {spi::Arg::jsonb(id_list(ids).dump())});
     std::map<std::string, AccountState> accounts;
     for (std::uint64_t row = 0; row < rows; ++row) {
         AccountState state;
@@ -167,7 +164,7 @@ std::map<std::string, GlState> read_gl_accounts(const std::map<std::string, Acco
     for (const auto& entry : accounts) ids.insert(entry.second.ledger.gl_account_id);
     std::map<std::string, GlState> gls;
     if (ids.empty()) return gls;
-    const std::uint64_t rows = spi::execute(gl_accounts_sql, {spi::Arg::jsonb(id_list(ids).dump())});
+    const std::uint64_t rows = spi::execute_generic(gl_accounts_sql, {spi::Arg::jsonb(id_list(ids).dump())});
     for (std::uint64_t row = 0; row < rows; ++row) {
         gls[spi::get_text(row, 1).value()] = GlState{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(),
                                                      spi::get_bool(row, 4).value(), spi::get_bool(row, 5).value()};
@@ -178,7 +175,7 @@ std::map<std::string, GlState> read_gl_accounts(const std::map<std::string, Acco
 std::map<std::string, BranchState> read_branches(const std::set<std::string>& ids) {
     std::map<std::string, BranchState> branches;
     if (ids.empty()) return branches;
-    const std::uint64_t rows = spi::execute(branches_sql, {spi::Arg::jsonb(id_list(ids).dump())});
+    const std::uint64_t rows = spi::execute_generic(branches_sql, {spi::Arg::jsonb(id_list(ids).dump())});
     for (std::uint64_t row = 0; row < rows; ++row) {
         branches[spi::get_text(row, 1).value()] = BranchState{spi::get_text(row, 2).value(), spi::get_bool(row, 3).value()};
     }
@@ -329,7 +326,7 @@ std::vector<std::string> take_numbers(std::size_t count) {
     std::vector<std::string> numbers;
     if (count == 0) return numbers;
     CB_CHECK(count <= core::transfer_batch::transfers_max);
-    const std::uint64_t rows = spi::execute(numbers_sql, {spi::Arg::int4(static_cast<std::int32_t>(count))});
+    const std::uint64_t rows = spi::execute_generic(numbers_sql, {spi::Arg::int4(static_cast<std::int32_t>(count))});
     CB_CHECK(rows == count);  // the TRANSACTION numbering row is seeded and cannot be deleted
     numbers.reserve(count);
     for (std::uint64_t row = 0; row < rows; ++row) numbers.push_back(spi::get_text(row, 1).value());
@@ -378,13 +375,17 @@ void write(std::vector<Posted>& posted, const std::map<std::string, AccountState
     // The hash chain: one head lock, the hashes in order, one advance.
     posting::ChainHead head = posting::lock_chain_head(stripe);
     const std::size_t count = posted.size();
-    std::vector<std::string> ids, references, branches, narratives, prev_hashes, hashes;
+    std::vector<std::string> ids, references, branches, prev_hashes, hashes;
     std::vector<std::int64_t> seqs;
-    for (auto* column : {&ids, &references, &branches, &narratives, &prev_hashes, &hashes}) column->reserve(count);
+    for (auto* column : {&ids, &references, &branches, &prev_hashes, &hashes}) column->reserve(count);
     seqs.reserve(count);
-    std::vector<std::string> entry_gls, entry_accounts, currencies, sides;
-    std::vector<std::int64_t> amounts;
-    for (auto* column : {&entry_gls, &entry_accounts, &currencies, &sides}) column->reserve(count * 2);
+    std::vector<std::string> entry_transactions, entry_gls, entry_accounts, currencies, sides, entry_branches,
+        entry_narratives;
+    std::vector<std::int64_t> line_numbers, amounts;
+    for (auto* column : {&entry_transactions, &entry_gls, &entry_accounts, &currencies, &sides, &entry_branches,
+                         &entry_narratives})
+        column->reserve(count * 2);
+    line_numbers.reserve(count * 2);
     amounts.reserve(count * 2);
     for (const Posted& p : posted) {
         CB_CHECK(p.lines.size() == 2 && p.lines[0].line_no == 1 && p.lines[1].line_no == 2);
@@ -395,35 +396,40 @@ void write(std::vector<Posted>& posted, const std::map<std::string, AccountState
         ids.push_back(p.header.id);
         references.push_back(p.header.reference);
         branches.push_back(p.branch_id);
-        narratives.push_back(p.narrative);
         seqs.push_back(record.seq);
         prev_hashes.push_back(core::hex_encode(head.hash));
         hashes.push_back(core::hex_encode(hash));
         for (const posting::Line& l : p.lines) {
+            entry_transactions.push_back(p.header.id);
+            line_numbers.push_back(l.line_no);
             entry_gls.push_back(l.gl_account_id);
             entry_accounts.push_back(*l.account_id);
             currencies.push_back(l.currency);
             sides.push_back(std::string(1, l.side));
             amounts.push_back(l.amount_minor);
+            entry_branches.push_back(p.branch_id);
+            entry_narratives.push_back(p.narrative);
         }
         head = posting::ChainHead{record.seq, hash};
     }
     posting::advance_chain_head(stripe, head);
 
-    const std::uint64_t transactions_written = spi::execute(
+    const std::uint64_t transactions_written = spi::execute_generic(
         insert_transactions_sql,
-        {spi::Arg::text_column(ids), spi::Arg::text_column(std::move(references)), spi::Arg::text_column(branches),
+        {spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(references)),
+         spi::Arg::text_column(std::move(branches)),
          spi::Arg::int8_column(std::move(seqs)), spi::Arg::text_column(std::move(prev_hashes)),
          spi::Arg::text_column(std::move(hashes)), spi::Arg::text(dated.value_date), spi::Arg::text(channel),
          spi::Arg::text(actor_id), spi::Arg::int4(stripe)});
     CB_CHECK(transactions_written == count);
-    const std::uint64_t entries_written = spi::execute(
+    const std::uint64_t entries_written = spi::execute_generic(
         insert_entries_sql,
-        {spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(branches)),
-         spi::Arg::text_column(std::move(narratives)), spi::Arg::text_column(std::move(entry_gls)),
-         spi::Arg::text_column(std::move(entry_accounts)), spi::Arg::text_column(std::move(currencies)),
-         spi::Arg::text_column(std::move(sides)), spi::Arg::int8_column(std::move(amounts)),
-         spi::Arg::text(dated.value_date), spi::Arg::text(channel), spi::Arg::text(actor_id)});
+        {spi::Arg::text_column(std::move(entry_transactions)), spi::Arg::int8_column(std::move(line_numbers)),
+         spi::Arg::text_column(std::move(entry_gls)), spi::Arg::text_column(std::move(entry_accounts)),
+         spi::Arg::text_column(std::move(currencies)), spi::Arg::text_column(std::move(sides)),
+         spi::Arg::int8_column(std::move(amounts)), spi::Arg::text_column(std::move(entry_branches)),
+         spi::Arg::text_column(std::move(entry_narratives)), spi::Arg::text(dated.value_date), spi::Arg::text(channel),
+         spi::Arg::text(actor_id)});
     CB_CHECK(entries_written == all_lines.size());
     posting::update_balances(all_lines);
     deposits::record_customer_activity(active_customer_accounts);
