@@ -3,11 +3,11 @@
 #   ingest   bench/ingest/run.sh    500-event batches against plain INSERT
 #   postings bench/postings/run.sh  HTTP transfers against pgbench tpcb-like
 #   identity bench/identity/run.sh  logins, refreshes, token verifications
+#   batch    bench/batch/run.sh     8,000-transfer batches against plain INSERT
+#                                   and single transfers
 # Each starts and removes its own cluster and corebankd and finishes in under
 # five minutes on 2 cores. The extension is installed once, here. At the end
 # the last line (the ratios) of each is repeated, with its wall time.
-# The batch posting benchmark of issue 7 is not here: the batch posting
-# operation is not built yet (docs/performance.md).
 #
 # Usage: bench/run.sh [--build-dir DIR] [--no-install] [--keep] [NAME...]
 # Exit status: 0 when every benchmark ran (whatever the ratios), else 1.
@@ -23,11 +23,11 @@ while (($#)); do
         --no-install) install=0; shift ;;
         --keep) pass+=(--keep); shift ;;
         -h | --help) sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 0 ;;
-        ingest | postings | identity) names+=("$1"); shift ;;
+        ingest | postings | identity | batch) names+=("$1"); shift ;;
         *) echo "bench/run.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-((${#names[@]})) || names=(ingest postings identity)
+((${#names[@]})) || names=(ingest postings identity batch)
 
 # An incremental build: a stale corebankd refuses a newer corebank.conf.
 echo "==> building corebankd and the extension in $build_dir (incremental)" >&2
