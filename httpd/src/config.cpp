@@ -97,6 +97,7 @@ const std::map<std::string, Setter>& setters() {
          }},
         {"trusted_proxies", [](Config& c, const std::string&, const std::string& v) { c.trusted_proxies = split_list(v); }},
         {"database_url", string_setter(&Config::database_url)},
+        {"read_database_url", string_setter(&Config::read_database_url)},
         {"statement_timeout_ms", int_setter(&Config::statement_timeout_ms, 100, 600000)},
         {"issuer", string_setter(&Config::issuer)},
         {"default_audience", string_setter(&Config::default_audience)},

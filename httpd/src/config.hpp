@@ -24,6 +24,10 @@ struct Config {
     std::vector<std::string> trusted_proxies;
     // database
     std::string database_url;
+    // A streaming hot-standby replica for the core service's lag-tolerant reads
+    // (transaction search and get, statements; docs/scale-out.md). Empty: reads
+    // use database_url. Opened with default_transaction_read_only=on.
+    std::string read_database_url;
     int statement_timeout_ms = 5000;
     // identity
     std::string issuer = "http://127.0.0.1:8081";

@@ -5,9 +5,11 @@
 #include <libpq-fe.h>
 
 #include <cassert>
+#include <chrono>
 #include <memory>
 
 #include "core/crypto.hpp"
+#include "log.hpp"
 
 namespace corebank::httpd {
 
@@ -82,11 +84,15 @@ QueryResult Db::take_result(void* raw) {
         std::string message = field_or_empty(result.get(), PG_DIAG_MESSAGE_PRIMARY);
         std::string detail = field_or_empty(result.get(), PG_DIAG_MESSAGE_DETAIL);
         // Admin shutdown / crash recovery / connection failure classes: the server is away.
-        if (sqlstate.rfind("57P", 0) == 0 || sqlstate.rfind("08", 0) == 0) {
+        // An error without a SQLSTATE comes from libpq itself, not the server:
+        // the connection is gone, though after an immediate shutdown the
+        // status still says CONNECTION_OK until the next call.
+        if (sqlstate.empty() || sqlstate.rfind("57P", 0) == 0 || sqlstate.rfind("08", 0) == 0) {
+            const std::string why = message.empty() ? std::string(PQresultErrorMessage(result.get())) : message;
             disconnect();
-            throw DbUnavailable("database unavailable: " + message);
+            throw DbUnavailable("database unavailable: " + why);
         }
-        throw DbError(sqlstate.empty() ? "XX000" : sqlstate, message, detail);
+        throw DbError(sqlstate, message, detail);
     }
     QueryResult out;
     const int rows = PQntuples(result.get());
@@ -126,6 +132,61 @@ QueryResult Db::exec(const Statement& statement, const std::vector<Param>& param
     }
     const auto values = param_pointers(params);
     return take_result(PQexecPrepared(conn_, statement.name, statement.param_count, values.data(), nullptr, nullptr, 0));
+}
+
+namespace {
+
+std::int64_t steady_now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+bool ReplicaHealth::should_try() const { return steady_now_ms() >= retry_at_ms_.load(std::memory_order_relaxed); }
+
+void ReplicaHealth::succeeded() {
+    if (failing_.load(std::memory_order_relaxed) && failing_.exchange(false))
+        log_info("read replica answers again; reads go to it");
+}
+
+void ReplicaHealth::failed(const std::string& why) {
+    retry_at_ms_.store(steady_now_ms() + retry_after_ms, std::memory_order_relaxed);
+    if (!failing_.exchange(true))
+        log_error("read replica unavailable; reads use the primary until it answers", {{"error", why}});
+}
+
+void Db::attach_replica(std::unique_ptr<Db> replica, std::shared_ptr<ReplicaHealth> health) {
+    assert(replica && health);
+    replica_ = std::move(replica);
+    replica_health_ = std::move(health);
+}
+
+QueryResult Db::exec_read(const Statement& statement, const std::vector<Param>& params) {
+    if (replica_ && replica_health_->should_try()) {
+        // Two tries: a connection opened before a restart of the replica fails
+        // on its first use, and only a new one tells whether the replica is back.
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const bool had_connection = replica_->conn_ != nullptr;
+            try {
+                QueryResult result = replica_->exec(statement, params);
+                replica_health_->succeeded();
+                return result;
+            } catch (const DbUnavailable& e) {
+                if (had_connection && attempt == 0) continue;
+                replica_health_->failed(e.what());
+                break;
+            } catch (const DbError& e) {
+                replica_health_->succeeded();  // it answered
+                // A standby cancels a query whose rows replay is about to remove
+                // (recovery conflict); the primary has no such conflict. Every
+                // other error (404, validation) is the answer.
+                if (e.sqlstate != "40001") throw;
+                break;
+            }
+        }
+    }
+    return exec(statement, params);
 }
 
 QueryResult Db::exec_once(const std::string& sql, const std::vector<Param>& params) {

@@ -6,6 +6,9 @@
 // DbUnavailable (the server is away; the next call reconnects by itself).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -42,6 +45,24 @@ struct QueryResult {
     const std::optional<std::string>& scalar() const;
 };
 
+// What the read-replica connections of one process share (read_database_url,
+// docs/scale-out.md): whether the replica is failing, so that an outage is
+// logged once per streak, and when to try it again. Process-local bookkeeping
+// only; no other tier process needs it.
+class ReplicaHealth {
+public:
+    // How long reads skip the replica after it failed before one tries it again.
+    static constexpr std::int64_t retry_after_ms = 5000;
+
+    bool should_try() const;                 // false while backing off after a failure
+    void succeeded();                        // logs once when a failing replica answers again
+    void failed(const std::string& why);     // logs once per failure streak; starts the back-off
+
+private:
+    std::atomic<bool> failing_{false};
+    std::atomic<std::int64_t> retry_at_ms_{0};  // steady clock
+};
+
 class Db {
 public:
     // settings: GUCs applied at connect time (e.g. corebank.issuer).
@@ -55,6 +76,15 @@ public:
     QueryResult exec_once(const std::string& sql, const std::vector<Param>& params);
     void disconnect() noexcept;
 
+    // Gives this connection a second one, to a read replica, that exec_read
+    // uses. The replica connection opens lazily, like this one.
+    void attach_replica(std::unique_ptr<Db> replica, std::shared_ptr<ReplicaHealth> health);
+    // A read-only statement whose answer may lag the primary by the replication
+    // delay: on the attached replica when there is one and it answers, else on
+    // this connection. A replica that is away (DbUnavailable) or that cancels
+    // the query for a recovery conflict (40001) sends the call here instead.
+    QueryResult exec_read(const Statement& statement, const std::vector<Param>& params);
+
 private:
     void ensure_connected();
     QueryResult take_result(void* result);
@@ -63,6 +93,8 @@ private:
     std::vector<std::pair<std::string, std::string>> settings_;
     PGconn* conn_ = nullptr;
     std::unordered_set<std::string> prepared_;
+    std::unique_ptr<Db> replica_;
+    std::shared_ptr<ReplicaHealth> replica_health_;
 };
 
 // "\x" + hex of the bytes: bytea in text format.

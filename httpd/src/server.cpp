@@ -149,7 +149,20 @@ int run_server(const Config& config) {
         webhook_settings.stale_processing_s = verify::stale_processing_s;
         verify::WebhookSender webhooks(make_db(), context->data_key, webhook_settings);
 
-        WorkerPool pool(config.db_pool_size, make_db);
+        // With read_database_url, each worker's connection gets a second one to
+        // the read replica, read-only, for the reads the handlers send there
+        // (Db::exec_read); the health record is shared by the whole pool.
+        auto make_worker_db = [&config, make_db, settings, health = std::make_shared<ReplicaHealth>()] {
+            std::unique_ptr<Db> db = make_db();
+            if (!config.read_database_url.empty()) {
+                auto read_settings = settings;
+                read_settings.emplace_back("default_transaction_read_only", "on");
+                db->attach_replica(std::make_unique<Db>(config.read_database_url, std::move(read_settings)), health);
+            }
+            return db;
+        };
+        if (!config.read_database_url.empty()) log_info("reads of statements and transactions go to read_database_url");
+        WorkerPool pool(config.db_pool_size, make_worker_db);
         Maintenance maintenance(make_db(), context->verifier);
 
         Service identity_service(service_options(config, "identity", config.identity_port),

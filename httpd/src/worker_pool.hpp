@@ -1,6 +1,8 @@
 // worker_pool.hpp: a bounded pool of threads, each owning one database
-// connection. Pistache's reactor threads never block: handlers hand their
-// work here (database calls, argon2id) and the worker sends the response.
+// connection (and, with read_database_url, a second one to the read replica,
+// attached to it by the factory). Pistache's reactor threads never block:
+// handlers hand their work here (database calls, argon2id) and the worker
+// sends the response.
 #pragma once
 
 #include <condition_variable>

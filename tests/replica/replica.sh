@@ -14,7 +14,17 @@
 #      (at most REPLICA_VISIBLE_TIMEOUT_S);
 #   4. checks that the replica refuses writes: DDL and ledger_post itself fail
 #      with SQLSTATE 25006 (read_only_sql_transaction);
-#   5. stops the replica and deletes it.
+#   5. starts a corebankd of its own (four more free ports) with
+#      CORE_READ_DATABASE_URL pointing at the replica as corebank_app, and
+#      over HTTP: with the replica's replay paused, a deposit posted through
+#      POST /v1/deposits on the primary is still 404 from
+#      GET /v1/transactions/{id} (the read is served by the replica); once
+#      replay resumes it becomes visible there (at most
+#      REPLICA_VISIBLE_TIMEOUT_S); the statement and the search by reference
+#      show it too, with no fallback logged; then, with the replica stopped,
+#      the same GET still answers 200 from the primary and the fallback is
+#      logged once;
+#   6. stops that corebankd, then the replica, and deletes the replica.
 # replica_check prints nothing on stdout and sets REPLICA_PASSED,
 # REPLICA_FAILED and REPLICA_NOTE.
 
@@ -22,6 +32,7 @@ readonly REPLICA_DB=corebank_replica
 readonly REPLICA_VISIBLE_TIMEOUT_S=10
 
 TEST_REPLICA_DATA=""   # the replica's data directory while it exists
+REPLICA_TIER_PID=""    # corebankd of step 5 while it runs
 REPLICA_PASSED=0
 REPLICA_FAILED=0
 REPLICA_NOTE=""
@@ -47,8 +58,14 @@ replica_sqlstate() {
     sed -nE 's/^ERROR: +([0-9A-Z]{5}):.*/\1/p' <<<"$out" | head -n 1
 }
 
-# replica_teardown: stop the replica (immediate: nothing in it to keep).
+# replica_teardown: stop step 5's corebankd, then the replica (immediate:
+# nothing in it to keep).
 replica_teardown() {
+    if [[ -n $REPLICA_TIER_PID ]]; then
+        stop_process "$REPLICA_TIER_PID" || true
+        wait "$REPLICA_TIER_PID" 2>/dev/null || true
+        REPLICA_TIER_PID=""
+    fi
     [[ -n $TEST_REPLICA_DATA ]] || return 0
     cluster_stop "$TEST_REPLICA_DATA" immediate || warn "the replica did not stop"
     rm -rf "$TEST_REPLICA_DATA"
@@ -143,7 +160,150 @@ SQL
         replica_not_ok "ledger_post on the replica gave SQLSTATE '$state', not 25006"
     fi
 
+    replica_tier_check "$port" "$replica_admin" || true
+
     replica_teardown
-    REPLICA_NOTE=${REPLICA_NOTE:-"visible after ${seen}ms; $((SECONDS - started))s in all"}
+    REPLICA_NOTE=${REPLICA_NOTE:-"visible after ${seen}ms (SQL), ${REPLICA_TIER_SEEN_MS:-?}ms after resuming replay (HTTP); $((SECONDS - started))s in all"}
     ((REPLICA_FAILED == 0))
+}
+
+# --- step 5: corebankd's read pool (read_database_url) ---------------------------
+
+REPLICA_TIER_SEEN_MS=""
+RH_STATUS=""           # status and body of the last replica_http
+RH_BODY=""
+
+# replica_http METHOD URL [JSON] [KEY] [TOKEN]: one request; sets RH_STATUS
+# (000 when nothing answered) and RH_BODY.
+replica_http() {
+    local method=$1 url=$2 body=${3:-} key=${4:-} token=${5:-} out=$TEST_TMP/replica-http.body
+    local -a args=(-s -o "$out" -w '%{http_code}' --max-time 10 -X "$method")
+    [[ -n $body ]] && args+=(-H 'Content-Type: application/json' --data-binary "$body")
+    [[ -n $key ]] && args+=(-H "X-API-Key: $key")
+    [[ -n $token ]] && args+=(-H "Authorization: Bearer $token")
+    : >"$out"
+    RH_STATUS=$(curl "${args[@]}" "$url" 2>/dev/null) || true
+    RH_STATUS=${RH_STATUS:-000}
+    RH_BODY=$(<"$out")
+}
+
+# replica_json FIELD: FIELD of the JSON object on stdin, or nothing.
+replica_json() {
+    python3 -c 'import json, sys
+print(json.load(sys.stdin)[sys.argv[1]])' "$1" 2>/dev/null || true
+}
+
+# replica_fallbacks LOG: how many times corebankd logged a replica outage.
+replica_fallbacks() {
+    grep -c '"read replica unavailable' "$1" 2>/dev/null || true
+}
+
+# replica_tier_check REPLICA_PORT REPLICA_ADMIN_URL: step 5.
+replica_tier_check() {
+    local port=$1 replica_admin=$2 log=$TEST_TMP/log/replica-corebankd.log core identity
+    REPLICA_TIER_SEEN_MS=""
+    local -a ports
+    read -r -a ports < <(pick_free_ports 4 "$TEST_PORT" "$port") || true
+    if ((${#ports[@]} != 4)); then
+        replica_not_ok "no four free ports for corebankd"
+        return 1
+    fi
+    core="http://127.0.0.1:${ports[0]}" identity="http://127.0.0.1:${ports[1]}"
+    mkdir -p "$TEST_TMP/mail"
+    install -d -m 700 "$TEST_TMP/secrets"
+    data_key_ensure "$TEST_TMP/secrets/data.key"
+    log "replica: corebankd on ports ${ports[*]} with read_database_url at the replica"
+    env DATABASE_URL="$(test_url "$REPLICA_DB" corebank_app)"         CORE_READ_DATABASE_URL="$(conninfo "$TEST_SOCK" "$port" "$REPLICA_DB" corebank_app)"         CORE_DB_POOL_SIZE=2 CORE_LISTEN=127.0.0.1 CORE_CORE_PORT="${ports[0]}"         CORE_IDENTITY_PORT="${ports[1]}" CORE_VERIFY_PORT="${ports[2]}" CORE_EVENTS_PORT="${ports[3]}"         CORE_MAIL_DIR="$TEST_TMP/mail" CORE_DATA_KEY_FILE="$TEST_TMP/secrets/data.key"         CORE_ISSUER="$identity" CORE_RESET_LINK_BASE="$identity/auth/password/reset-form"         "$COREBANKD" serve --config "$CONF_FILE" >"$log" 2>&1 &
+    REPLICA_TIER_PID=$!
+    if ! wait_healthy "$identity/health" "$REPLICA_TIER_PID" "$log"; then
+        replica_not_ok "corebankd with read_database_url did not become healthy"
+        return 1
+    fi
+
+    # An admin key and a teller, as the e2e suite makes them (CLI, then login).
+    local admin key email password token customer account tx reference
+    admin=$(test_url "$REPLICA_DB")
+    email="teller.$RANDOM$RANDOM@replica.corebank.test" password="Pw1-replica-$RANDOM$RANDOM"
+    key=$(DATABASE_URL=$admin CORE_DATA_KEY_FILE="$TEST_TMP/secrets/data.key"         "$COREBANKD" key-create --service core --scopes admin --name replica-read-pool 2>>"$log") || key=""
+    if [[ -z $key ]] || ! DATABASE_URL=$admin CORE_DATA_KEY_FILE="$TEST_TMP/secrets/data.key"             "$COREBANKD" staff-create --email "$email" --password "$password" --roles teller >/dev/null 2>>"$log"; then
+        replica_not_ok "key-create or staff-create failed (log: $log)"
+        return 1
+    fi
+    replica_http POST "$identity/auth/login" "{\"email\": \"$email\", \"password\": \"$password\"}"
+    token=$(replica_json accessToken <<<"$RH_BODY")
+    replica_http POST "$core/v1/customers" "{\"type\": \"INDIVIDUAL\", \"firstName\": \"Rudo\",
+        \"lastName\": \"Replica\", \"dateOfBirth\": \"1990-04-01\", \"nationalId\": \"63-R$RANDOM$RANDOM\",
+        \"nationality\": \"ZW\"}" "$key" "$token"
+    customer=$(replica_json id <<<"$RH_BODY")
+    replica_http POST "$core/v1/accounts" "{\"customerId\": \"$customer\", \"productCode\": \"SAV-TIER\",
+        \"initialDeposit\": {\"amountMinor\": 1000}}" "$key" "$token"
+    account=$(replica_json id <<<"$RH_BODY")
+    if [[ -z $token || -z $customer || -z $account ]]; then
+        replica_not_ok "login, customer or account through the API failed: $RH_STATUS $RH_BODY"
+        return 1
+    fi
+
+    # Replay paused: the deposit is committed on the primary, not yet on the replica.
+    sql "$replica_admin" -tA <<<'SELECT pg_wal_replay_pause();' >/dev/null 2>&1 || true
+    reference="REPLICA-API-$RANDOM$RANDOM"
+    replica_http POST "$core/v1/deposits" \
+        "{\"accountId\": \"$account\", \"amountMinor\": 4321, \"reference\": \"$reference\"}" "$key" "$token"
+    tx=$(replica_json id <<<"$RH_BODY")
+    if [[ $RH_STATUS != 200 || -z $tx ]]; then
+        sql "$replica_admin" -tA <<<'SELECT pg_wal_replay_resume();' >/dev/null 2>&1 || true
+        replica_not_ok "POST /v1/deposits on the primary failed: $RH_STATUS $RH_BODY"
+        return 1
+    fi
+    replica_http GET "$core/v1/transactions/$tx" "" "$key"
+    if [[ $RH_STATUS == 404 ]]; then
+        replica_ok "with replay paused, GET /v1/transactions/{id} of the new deposit is 404: served by the replica"
+    else
+        replica_not_ok "with replay paused, GET /v1/transactions/{id} gave $RH_STATUS, not 404 (not served by the replica?)"
+    fi
+    sql "$replica_admin" -tA <<<'SELECT pg_wal_replay_resume();' >/dev/null 2>&1 || true
+
+    local t0 deadline state=""
+    t0=$(date +%s%N)
+    deadline=$((SECONDS + REPLICA_VISIBLE_TIMEOUT_S))
+    while ((SECONDS < deadline)); do
+        replica_http GET "$core/v1/transactions/$tx" "" "$key"
+        if [[ $RH_STATUS == 200 ]] && [[ $(replica_json status <<<"$RH_BODY") == POSTED ]]; then
+            REPLICA_TIER_SEEN_MS=$((($(date +%s%N) - t0) / 1000000))
+            break
+        fi
+        sleep 0.1
+    done
+    if [[ -n $REPLICA_TIER_SEEN_MS ]]; then
+        replica_ok "after replay resumed, GET /v1/transactions/{id} on the replica shows the deposit POSTED (${REPLICA_TIER_SEEN_MS}ms)"
+    else
+        replica_not_ok "the deposit did not become visible through GET /v1/transactions/{id} within ${REPLICA_VISIBLE_TIMEOUT_S}s (last: $RH_STATUS)"
+    fi
+    replica_http GET "$core/v1/accounts/$account/statement" "" "$key"
+    [[ $RH_STATUS == 200 && $RH_BODY == *"$tx"* ]] && state=ok || state="$RH_STATUS"
+    replica_http GET "$core/v1/transactions?reference=$reference" "" "$key"
+    [[ $RH_STATUS == 200 && $RH_BODY == *"$tx"* ]] || state="$state, search $RH_STATUS"
+    if [[ $state == ok && $(replica_fallbacks "$log") == 0 ]]; then
+        replica_ok "the statement and the search by reference show it, read on the replica (no fallback logged)"
+    else
+        replica_not_ok "statement/search on the replica: $state; fallbacks logged: $(replica_fallbacks "$log")"
+    fi
+
+    # The replica goes away: the same reads fall back to the primary.
+    cluster_stop "$TEST_REPLICA_DATA" immediate || warn "the replica did not stop"
+    local ok=0 _
+    for _ in 1 2 3; do
+        replica_http GET "$core/v1/transactions/$tx" "" "$key"
+        [[ $RH_STATUS == 200 && $(replica_json status <<<"$RH_BODY") == POSTED ]] && ok=$((ok + 1))
+    done
+    replica_http GET "$core/v1/accounts/$account/statement" "" "$key"
+    [[ $RH_STATUS == 200 ]] && ok=$((ok + 1))
+    if ((ok == 4)) && [[ $(replica_fallbacks "$log") == 1 ]]; then
+        replica_ok "with the replica stopped, GET /v1/transactions/{id} and the statement answer 200 from the primary (fallback logged once)"
+    else
+        replica_not_ok "with the replica stopped: $ok of 4 reads answered 200; fallbacks logged: $(replica_fallbacks "$log")"
+    fi
+
+    stop_process "$REPLICA_TIER_PID" || true
+    wait "$REPLICA_TIER_PID" 2>/dev/null || true
+    REPLICA_TIER_PID=""
 }

@@ -118,6 +118,24 @@ TEST_F(ConfigTest, DatabaseUrlOverride) {
     EXPECT_EQ(load("database_url = host=file\n", {{"DATABASE_URL", ""}}).database_url, "host=file");
 }
 
+// Goal: read_database_url (the read replica, docs/scale-out.md) is empty by
+// default, so that reads use the primary; the file sets it,
+// CORE_READ_DATABASE_URL overrides it (an empty one goes back to the
+// primary), DATABASE_URL names the primary only, and a misspelling is an
+// unknown key like any other.
+TEST_F(ConfigTest, ReadDatabaseUrl) {
+    EXPECT_EQ(load("").read_database_url, "");
+    EXPECT_EQ(load("read_database_url = host=replica port=54330 dbname=corebank user=corebank_app\n").read_database_url,
+              "host=replica port=54330 dbname=corebank user=corebank_app");
+    const Config env = load("read_database_url = host=file\n",
+                            {{"CORE_READ_DATABASE_URL", "host=env port=54330"}, {"DATABASE_URL", "host=primary"}});
+    EXPECT_EQ(env.read_database_url, "host=env port=54330");
+    EXPECT_EQ(env.database_url, "host=primary");
+    EXPECT_EQ(load("read_database_url = host=file\n", {{"CORE_READ_DATABASE_URL", ""}}).read_database_url, "");
+    EXPECT_EQ(load("", {{"DATABASE_URL", "host=primary"}}).read_database_url, "");
+    EXPECT_THROW(load("read_database_uri = host=replica\n"), std::runtime_error);
+}
+
 // Goal: an unknown key, in the file or in the environment, throws and names it.
 TEST_F(ConfigTest, UnknownKeyThrows) {
     try {

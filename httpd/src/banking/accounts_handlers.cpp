@@ -124,7 +124,8 @@ HttpResponse account_statement(const Context& context, const HttpRequest& reques
     const auto from = query_date(request, "from");
     const auto to = query_date(request, "to");
     check_date_range(from, to, statement_days_max);
-    return pass_through(db.exec(sql::accounts_statement, {id, optional(from), optional(to)}).scalar());
+    // The read replica when read_database_url is set (docs/scale-out.md); authorize stayed on the primary.
+    return pass_through(db.exec_read(sql::accounts_statement, {id, optional(from), optional(to)}).scalar());
 }
 
 // ---------------------------------------------------------------- interest and dormancy
