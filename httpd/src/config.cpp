@@ -99,6 +99,7 @@ const std::map<std::string, Setter>& setters() {
         {"database_url", string_setter(&Config::database_url)},
         {"read_database_url", string_setter(&Config::read_database_url)},
         {"statement_timeout_ms", int_setter(&Config::statement_timeout_ms, 100, 600000)},
+        {"batch_statement_timeout_ms", int_setter(&Config::batch_statement_timeout_ms, 100, 600000)},
         {"issuer", string_setter(&Config::issuer)},
         {"default_audience", string_setter(&Config::default_audience)},
         {"access_token_ttl_s", int_setter(&Config::access_token_ttl_s, 60, 86400)},

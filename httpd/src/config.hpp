@@ -29,6 +29,9 @@ struct Config {
     // use database_url. Opened with default_transaction_read_only=on.
     std::string read_database_url;
     int statement_timeout_ms = 5000;
+    // POST /v1/transfers/batch alone: its statement may wait for the account
+    // locks of concurrent batches.
+    int batch_statement_timeout_ms = 60000;
     // identity
     std::string issuer = "http://127.0.0.1:8081";
     std::string default_audience = "corebank";

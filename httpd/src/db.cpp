@@ -189,6 +189,29 @@ QueryResult Db::exec_read(const Statement& statement, const std::vector<Param>& 
     return exec(statement, params);
 }
 
+QueryResult Db::exec_with_timeout(const Statement& statement, const std::vector<Param>& params, int timeout_ms) {
+    assert(timeout_ms > 0);
+    exec_once("SELECT set_config('statement_timeout', $1, false)", {std::to_string(timeout_ms)});
+    // RESET returns to the value the connection was opened with (its options).
+    const auto restore = [this]() noexcept {
+        try {
+            exec_once("RESET statement_timeout", {});
+        } catch (...) {
+            disconnect();  // the next call reconnects with the configured value
+        }
+    };
+    try {
+        QueryResult result = exec(statement, params);
+        restore();
+        return result;
+    } catch (const DbUnavailable&) {
+        throw;  // the connection is gone; a new one starts from its settings
+    } catch (...) {
+        restore();
+        throw;
+    }
+}
+
 QueryResult Db::exec_once(const std::string& sql, const std::vector<Param>& params) {
     ensure_connected();
     const auto values = param_pointers(params);

@@ -72,6 +72,11 @@ public:
     Db& operator=(const Db&) = delete;
 
     QueryResult exec(const Statement& statement, const std::vector<Param>& params);
+    // exec() with statement_timeout set to `timeout_ms` for this one call (a
+    // batch of transfers may wait for the account locks of the batches before
+    // it); the connection's own value comes back afterwards, also when the
+    // call fails.
+    QueryResult exec_with_timeout(const Statement& statement, const std::vector<Param>& params, int timeout_ms);
     // Runs a statement that is not prepared (admin tools, health checks).
     QueryResult exec_once(const std::string& sql, const std::vector<Param>& params);
     void disconnect() noexcept;

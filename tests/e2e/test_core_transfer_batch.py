@@ -852,3 +852,38 @@ class ClosedPeriodTest(BatchBase):
 if __name__ == "__main__":
     import unittest
     unittest.main()
+
+
+class StatementTimeoutTest(BatchBase):
+    def test_a_batch_may_wait_longer_than_a_single_transfer(self):
+        """A batch waits for account locks under batch_statement_timeout_ms (60 s), not statement_timeout_ms (5 s):
+        with an account locked for 6.5 s elsewhere, a single transfer is cancelled (503) and the batch posts."""
+        import psycopg2
+        a = self.funded_savings(10_000)
+        b = self.funded_savings(0)
+        holder = psycopg2.connect(cb.DATABASE_URL)
+        try:
+            with holder.cursor() as cur:
+                cur.execute("SELECT 1 FROM corebank.ledger_accounts WHERE id = %s FOR UPDATE", (a["id"],))
+            answers = {}
+
+            def send(name, path, body):
+                answers[name] = C.Core(C.admin_key(), validate=False).post(path, token=self.teller, json_body=body)
+
+            threads = [threading.Thread(target=send, args=("single", "/v1/transfers",
+                                                           {"fromAccountId": a["id"], "toAccountId": b["id"],
+                                                            "amountMinor": 1})),
+                       threading.Thread(target=send, args=("batch", BATCH, {"transfers": [item(a, b, 2)]}))]
+            for t in threads:
+                t.start()
+            time.sleep(6.5)
+            holder.rollback()
+            for t in threads:
+                t.join()
+        finally:
+            holder.close()
+        self.assert_error(answers["single"], 503, "SERVICE_UNAVAILABLE")
+        body = C.ok(answers["batch"])
+        self.assert_statuses(body, ["POSTED"])
+        self.assertEqual(self.balances(a, b), [10_000 - 2, 2])
+

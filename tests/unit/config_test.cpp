@@ -61,6 +61,7 @@ TEST_F(ConfigTest, DefaultsWhenFileIsMissing) {
     EXPECT_EQ(c.batch_max_body_bytes, 4194304u);
     EXPECT_TRUE(c.trusted_proxies.empty());
     EXPECT_EQ(c.statement_timeout_ms, 5000);
+    EXPECT_EQ(c.batch_statement_timeout_ms, 60000);
     EXPECT_EQ(c.issuer, "http://127.0.0.1:8081");
     EXPECT_EQ(c.default_audience, "corebank");
     EXPECT_EQ(c.access_token_ttl_s, 900);

@@ -25,7 +25,9 @@ HttpResponse money(const Context& context, const HttpRequest& request, Db& db, c
 HttpResponse money_transfer_batch(const Context& context, const HttpRequest& request, Db& db) {
     const Caller caller = authorize(context, request, db, "money.transfer_batch");
     const std::string body = parse_transfer_batch(request.body, request.header("idempotency-key"));
-    return pass_through(db.exec(sql::money_transfer_batch, {body, *caller.actor_id}).scalar());
+    return pass_through(
+        db.exec_with_timeout(sql::money_transfer_batch, {body, *caller.actor_id}, context.config.batch_statement_timeout_ms)
+            .scalar());
 }
 
 HttpResponse money_deposit(const Context& context, const HttpRequest& request, Db& db) {
