@@ -4,6 +4,8 @@
 // service of the same contract can branch on `type` and show `msg` as is.
 #include "core/events_envelope.hpp"
 
+#include "core/utf8.hpp"
+
 #include <cassert>
 #include <utility>
 
@@ -18,12 +20,6 @@ const json& empty_object() {
     return object;
 }
 
-std::size_t utf8_length(const std::string& text) {
-    std::size_t count = 0;
-    for (const unsigned char c : text)
-        if ((c & 0xC0) != 0x80) ++count;
-    return count;
-}
 
 std::string trim_ascii(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n\f\v");

@@ -1,6 +1,8 @@
 // events_registry.cpp: see events_registry.hpp.
 #include "core/events_registry.hpp"
 
+#include "core/utf8.hpp"
+
 #include <cassert>
 
 namespace corebank::core::events {
@@ -33,12 +35,6 @@ std::string invalid_field(const std::string& field, const std::string& reason) {
     return "invalid payload field '" + field + "': " + reason;
 }
 
-std::size_t utf8_length(const std::string& text) {
-    std::size_t count = 0;
-    for (const unsigned char c : text)
-        if ((c & 0xC0) != 0x80) ++count;
-    return count;
-}
 
 // order.created: optional items, each an object with a productId and, when
 // given, a decimal-string unitPrice.

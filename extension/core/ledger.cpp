@@ -350,13 +350,6 @@ std::optional<std::int64_t> decimal_to_minor(std::string_view text, int minor_un
     return value;
 }
 
-std::size_t utf8_length(std::string_view text) {
-    std::size_t characters = 0;
-    for (const char c : text) {
-        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
-    }
-    return characters;
-}
 
 std::optional<std::string> unbalanced_currency(const std::vector<Line>& lines) {
     // Debits minus credits per currency; bounded by lines_max * amount_minor_max.

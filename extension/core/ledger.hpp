@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/utf8.hpp"
+
 namespace corebank::core::ledger {
 
 // Bounds. Amounts: 10^15 minor units (ten trillion in a 2-decimal currency)
@@ -98,8 +100,8 @@ bool is_code_text(std::string_view text, std::size_t length_max);
 // minor units; nullopt when malformed, negative or above amount_minor_max.
 std::optional<std::int64_t> decimal_to_minor(std::string_view text, int minor_units);
 
-// Number of UTF-8 characters (the database encoding is UTF8).
-std::size_t utf8_length(std::string_view text);
+// Number of UTF-8 characters (core/utf8.hpp).
+using core::utf8_length;
 
 // Balanced per currency: the first currency (in sorted order) whose debits
 // and credits differ, or nullopt. Every line must have its currency set.

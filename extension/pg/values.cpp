@@ -53,13 +53,6 @@ bool phone_valid(std::string_view phone) {
     return true;
 }
 
-std::size_t utf8_length(std::string_view text) {
-    std::size_t characters = 0;
-    for (const char c : text) {
-        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++characters;
-    }
-    return characters;
-}
 
 bool password_hash_valid(std::string_view password_hash) {
     constexpr std::string_view argon2id_prefix = "$argon2id$";

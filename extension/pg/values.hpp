@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/utf8.hpp"
+
 namespace corebank::pg {
 
 // A UUID as its 16 bytes (the layout of PostgreSQL's pg_uuid_t).
@@ -33,9 +35,8 @@ std::string phone_key(std::string_view phone);
 // ^\+?[0-9]{10,15}$ (the specification's phone format).
 bool phone_valid(std::string_view phone);
 
-// Number of UTF-8 characters (the database encoding is UTF8); counts the
-// bytes that do not continue a sequence.
-std::size_t utf8_length(std::string_view text);
+// Number of UTF-8 characters (core/utf8.hpp).
+using core::utf8_length;
 
 // A password hash the tier produced: an argon2id PHC string. Checked so that
 // a bug in the tier can never store a plaintext password.

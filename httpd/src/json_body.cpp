@@ -6,12 +6,6 @@
 
 namespace corebank::httpd {
 
-std::size_t utf8_length(const std::string& text) {
-    std::size_t count = 0;
-    for (unsigned char c : text)
-        if ((c & 0xC0) != 0x80) ++count;
-    return count;
-}
 
 std::string trim_ascii(const std::string& text) {
     const auto first = text.find_first_not_of(" \t\r\n\f\v");

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/utf8.hpp"
+
 namespace corebank::httpd {
 
 struct TextRule {
@@ -25,8 +27,8 @@ struct TextRule {
     bool blank_is_absent = false;  // "" (after trimming) counts as not given
 };
 
-// Number of Unicode code points in valid UTF-8.
-std::size_t utf8_length(const std::string& text);
+// Number of Unicode code points in valid UTF-8 (core/utf8.hpp).
+using core::utf8_length;
 std::string trim_ascii(const std::string& text);
 
 class JsonBody {
