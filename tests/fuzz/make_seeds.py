@@ -49,6 +49,12 @@ put(T, "deposit", sel(27, '{"accountId":"%s","amountMinor":2500,"channel":"atm"}
 put(T, "transfer", sel(29, '{"fromAccountId":"%s","toAccountId":"%s","amountMinor":1,"currency":"ZWG"}' % (UUID, UUID)))
 put(T, "fx_rate", sel(31, '{"baseCurrency":"USD","quoteCurrency":"ZWG","rate":"26.5","effectiveDate":"2026-01-01"}'))
 put(T, "standing_order", sel(34, '{"fromAccountId":"%s","toAccountId":"%s","amountMinor":100,"frequency":"MONTHLY","startDate":"2026-12-31"}' % (UUID, UUID)))
+UUID2 = "223e4567-e89b-12d3-a456-426614174001"
+item = lambda amt, extra="": '{"fromAccountId":"%s","toAccountId":"%s","amountMinor":%s%s}' % (UUID, UUID2, amt, extra)
+# selector 35: the batch of transfers; 183 (= 35 mod 37, high bit set) with an Idempotency-Key header
+put(T, "transfer_batch", sel(35, '{"transfers":[%s,%s],"channel":"api"}' % (item(100, ',"linked":true,"reference":" R-1 "'), item(1))))
+put(T, "transfer_batch_keyed", sel(183, '{"transfers":[%s],"idempotencyKey":"idem-1"}' % item(5, ',"currency":"zwg","narrative":"caf\u00e9"')))
+put(T, "transfer_batch_bad", sel(35, '{"transfers":[[[[[[1]]]]]],"transfers":{}}'))
 put(T, "date", sel(35, "2024-02-29"))
 
 T = "fuzz_auth_headers"
