@@ -195,9 +195,10 @@ std::optional<std::string> actor_branch(const std::string& actor_id) {
     throw core::CoreError(core::sqlstate_not_found, field + ": account not found");
 }
 
-// Decides every transfer against the running state. The state is changed
-// only through apply(), and a chain's changes are undone when one of its
-// transfers fails.
+// Decides every transfer against the running state. decide() changes the
+// state only after every check of the transfer passed, saving what it
+// changes first, so that undo_chain() can take back a whole chain when one
+// of its transfers fails.
 class Decider {
 public:
     Decider(std::map<std::string, AccountState>& accounts, const std::map<std::string, GlState>& gls,
