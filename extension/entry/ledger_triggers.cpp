@@ -27,9 +27,6 @@
 #include <unordered_map>
 #include <vector>
 
-// nlohmann before PostgreSQL's headers: port.h redefines snprintf, which it uses.
-#include <nlohmann/json.hpp>
-
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
 #include "pg/ledger_common.hpp"
@@ -89,14 +86,14 @@ constexpr const char period_lock_sql[] =
 constexpr const char period_create_sql[] =
     "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
 
-// The same for many transactions at once ($1: a jsonb array of ids).
+// The same for many transactions at once ($1: their ids).
 constexpr const char balances_sql[] =
     "SELECT e.transaction_id::text, e.currency::text, "
     "       sum(CASE WHEN e.side = 'D' THEN e.amount_minor ELSE 0 END)::bigint, "
     "       sum(CASE WHEN e.side = 'C' THEN e.amount_minor ELSE 0 END)::bigint, "
     "       max(e.id) "
     "FROM corebank.journal_entries e "
-    "WHERE e.transaction_id = ANY (ARRAY(SELECT x::uuid FROM jsonb_array_elements_text($1) AS x)) "
+    "WHERE e.transaction_id = ANY ($1::uuid[]) "
     "GROUP BY e.transaction_id, e.currency ORDER BY e.transaction_id, e.currency";
 
 constexpr const char balance_sql[] =
@@ -321,12 +318,11 @@ namespace {
 // Checks every pending transaction in one query; the first unbalanced one
 // (in id order) fails the commit.
 void check_pending_balances() {
-    nlohmann::json ids = nlohmann::json::array();
-    for (const std::string& id : pending_checks.transaction_ids) ids.push_back(id);
-    pending_checks.transaction_ids.clear();
+    std::vector<std::string> ids;
+    ids.swap(pending_checks.transaction_ids);
     BalancedChecks& checks = current_checks();
     spi::connect();
-    const std::uint64_t rows = spi::execute(balances_sql, {spi::Arg::jsonb(ids.dump())});
+    const std::uint64_t rows = spi::execute(balances_sql, {spi::Arg::text_column(std::move(ids))});
     std::optional<std::pair<std::string, std::string>> unbalanced;  // transaction, currency
     for (std::uint64_t index = 0; index < rows; ++index) {
         const std::string transaction_id = spi::get_text(index, 1).value();

@@ -183,10 +183,6 @@ void check_limits(const std::vector<Line>& lines, const Accounts& accounts) {
     }
 }
 
-
-
-
-
 struct ChainLink {
     std::int64_t seq;
     std::string prev_hash;

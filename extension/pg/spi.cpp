@@ -21,7 +21,8 @@ constexpr int statement_args_max = 16;
 // about 150); the bound catches a statement text built at run time.
 constexpr int cached_plans_max = 512;
 constexpr std::size_t text_array_elements_max = 1000;
-// Columns of a set-based write (a batch of transfers writes 16,000 entries).
+// Columns of a set-based write and long key lists (a batch of transfers
+// writes 16,000 entries and names up to 16,000 accounts).
 constexpr std::size_t column_elements_max = 65536;
 
 enum class PlanKind { automatic, generic };

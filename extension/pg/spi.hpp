@@ -40,8 +40,8 @@ public:
     static Arg int4(std::optional<std::int32_t> value);
     static Arg int8(std::optional<std::int64_t> value);
     static Arg text_array(std::optional<std::vector<std::string>> values);
-    // One column of a set-based write, read with unnest() (up to 65,536
-    // values; text[] and bigint[]).
+    // Long arrays (up to 65,536 values; text[] and bigint[]): a column of a
+    // set-based write read with unnest(), or a list of keys (`= ANY ($1::uuid[])`).
     static Arg text_column(std::vector<std::string> values);
     static Arg int8_column(std::vector<std::int64_t> values);
 

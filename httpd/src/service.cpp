@@ -22,7 +22,6 @@ struct Service::State {
     ServiceOptions options;
     Router router;
     WorkerPool* pool = nullptr;
-    std::size_t largest_body_bytes = 0;  // max of options.max_body_bytes and every route's own limit
 };
 
 namespace {
@@ -274,21 +273,19 @@ HttpResponse run_handler(const Route& route, const HttpRequest& request, Db* db,
 }
 
 Service::Service(ServiceOptions options, Router router, WorkerPool* pool)
-    : state_(std::make_shared<State>(State{std::move(options), std::move(router), pool, 0})) {
-    state_->largest_body_bytes = state_->options.max_body_bytes;
-    for (const Route& route : state_->router.routes()) {
-        state_->largest_body_bytes = std::max(state_->largest_body_bytes, route.max_body_bytes);
-    }
-}
+    : state_(std::make_shared<State>(State{std::move(options), std::move(router), pool})) {}
 
 Service::~Service() { shutdown(); }
 
 void Service::start() {
     const auto& o = state_->options;
     endpoint_ = std::make_unique<Http::Endpoint>(Address(o.listen, Port(static_cast<uint16_t>(o.port))));
-    // Pistache's own cap answers with a plain-text 413; ours (max_body_bytes)
-    // answers with the error body, so Pistache's must sit above it.
-    const std::size_t library_limit = state_->largest_body_bytes * 2 + 64 * 1024;
+    // Pistache's own cap answers with a plain-text 413; ours (max_body_bytes,
+    // or a route's own limit) answers with the error body, so Pistache's must
+    // sit above the largest of them.
+    std::size_t largest_body_bytes = o.max_body_bytes;
+    for (const Route& route : state_->router.routes()) largest_body_bytes = std::max(largest_body_bytes, route.max_body_bytes);
+    const std::size_t library_limit = largest_body_bytes * 2 + 64 * 1024;
     endpoint_->init(Http::Endpoint::options()
                         .threads(o.reactor_threads)
                         .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay)
