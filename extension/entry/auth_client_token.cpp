@@ -16,10 +16,10 @@
 #include "core/identity_limits.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
-#include "pg/audit.hpp"
+#include "pg/auth_audit.hpp"
+#include "pg/auth_signing.hpp"
 #include "pg/check.hpp"
 #include "pg/settings.hpp"
-#include "pg/signing.hpp"
 #include "pg/spi.hpp"
 #include "pg/values.hpp"
 
@@ -116,8 +116,8 @@ COREBANK_FUNCTION(auth_client_token) {
         insert_client_token_sql, {spi::Arg::text(client_id), spi::Arg::text(settings.issuer),
                                   spi::Arg::int4(settings.access_token_ttl_s), spi::Arg::text_array(scopes)});
     CB_CHECK(rows == 1);
-    const std::string token = pg::signing::sign_claims(spi::get_text(0, 1).value());
-    pg::audit::record_for_client("client_token", client_id);
+    const std::string token = pg::auth_signing::sign_claims(spi::get_text(0, 1).value());
+    pg::auth_audit::record_for_client("client_token", client_id);
 
     const std::uint64_t response_rows =
         spi::execute(response_sql, {spi::Arg::text(token), spi::Arg::int4(settings.access_token_ttl_s),

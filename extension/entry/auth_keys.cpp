@@ -7,18 +7,18 @@
 //   corebank.auth_rotate_signing_key()     a new active key now
 //   corebank.auth_jwks()                   the published public keys
 //
-// Storage and locking are in pg/signing.cpp: one active key (partial unique
+// Storage and locking are in pg/auth_signing.cpp: one active key (partial unique
 // index), creation serialised by an advisory lock. A retired key stays in the
 // JWKS while tokens it signed may still be live (retired_at + access ttl).
 #include <string_view>
 
 #include "core/rsa_key.hpp"
 #include "entry/entry.hpp"
+#include "pg/auth_signing.hpp"
 #include "pg/check.hpp"
 #include "pg/datums.hpp"
 #include "pg/guard.hpp"
 #include "pg/settings.hpp"
-#include "pg/signing.hpp"
 #include "pg/spi.hpp"
 
 namespace {
@@ -75,7 +75,7 @@ COREBANK_FUNCTION(generate_rsa_key) {
 COREBANK_FUNCTION(auth_ensure_signing_key) {
     const settings::Identity settings = settings::current();
     spi::connect();
-    const std::string kid = pg::signing::ensure_active_key(settings.signing_key_rotation_days);
+    const std::string kid = pg::auth_signing::ensure_active_key(settings.signing_key_rotation_days);
     spi::finish();
     PG_RETURN_DATUM(pg::text_datum(kid));
 }
@@ -83,7 +83,7 @@ COREBANK_FUNCTION(auth_ensure_signing_key) {
 /* SQL function: corebank.auth_rotate_signing_key() returns text */
 COREBANK_FUNCTION(auth_rotate_signing_key) {
     spi::connect();
-    const std::string kid = pg::signing::rotate_key();
+    const std::string kid = pg::auth_signing::rotate_key();
     spi::finish();
     PG_RETURN_DATUM(pg::text_datum(kid));
 }

@@ -13,14 +13,14 @@
 // returned as {"outcome": ...}: raising would roll them back.
 #include "core/identity_limits.hpp"
 #include "entry/entry.hpp"
-#include "pg/access_tokens.hpp"
 #include "pg/args.hpp"
-#include "pg/audit.hpp"
+#include "pg/auth_access_tokens.hpp"
+#include "pg/auth_audit.hpp"
+#include "pg/auth_clients.hpp"
+#include "pg/auth_rate_limiter.hpp"
+#include "pg/auth_sessions.hpp"
 #include "pg/check.hpp"
-#include "pg/clients.hpp"
 #include "pg/datums.hpp"
-#include "pg/rate_limiter.hpp"
-#include "pg/sessions.hpp"
 #include "pg/settings.hpp"
 #include "pg/spi.hpp"
 #include "pg/values.hpp"
@@ -98,10 +98,10 @@ FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
 void record_failure(const FinishRequest& request, std::int64_t failed_attempts_before) {
     CB_CHECK(failed_attempts_before >= 0 && failed_attempts_before < core::failed_logins_before_lockout);
     const std::int64_t failed_attempts = failed_attempts_before + 1;
-    pg::audit::record("login_failed", request.user_id, request.channel, request.ip);
+    pg::auth_audit::record("login_failed", request.user_id, request.channel, request.ip);
     if (failed_attempts >= core::failed_logins_before_lockout) {
         spi::execute(lock_account_sql, {spi::Arg::uuid(request.user_id), spi::Arg::int4(core::lockout_minutes)});
-        pg::audit::record("locked", request.user_id, request.channel, request.ip);
+        pg::auth_audit::record("locked", request.user_id, request.channel, request.ip);
     } else {
         spi::execute(set_failed_attempts_sql,
                      {spi::Arg::uuid(request.user_id), spi::Arg::int4(static_cast<std::int32_t>(failed_attempts))});
@@ -110,10 +110,10 @@ void record_failure(const FinishRequest& request, std::int64_t failed_attempts_b
 
 // Makes room for one more session under the cap by revoking the oldest.
 void enforce_session_cap(const Uuid& user_id) {
-    const std::int64_t live = pg::sessions::live_count(user_id);
+    const std::int64_t live = pg::auth_sessions::live_count(user_id);
     const std::int64_t excess = live - (core::live_sessions_per_user_max - 1);
-    if (excess > 0) pg::sessions::revoke_oldest(user_id, excess, "session_cap");
-    CB_CHECK(pg::sessions::live_count(user_id) <= core::live_sessions_per_user_max - 1);
+    if (excess > 0) pg::auth_sessions::revoke_oldest(user_id, excess, "session_cap");
+    CB_CHECK(pg::auth_sessions::live_count(user_id) <= core::live_sessions_per_user_max - 1);
 }
 
 }  // namespace
@@ -133,13 +133,13 @@ COREBANK_FUNCTION(auth_login_begin) {
     const std::string key = by_email ? pg::normalize_email(identifier) : pg::phone_key(identifier);
 
     spi::connect();
-    if (!pg::rate_limiter::hit("login", kind + ":" + key, settings.login_rate_limit, settings.login_rate_window_s)) {
+    if (!pg::auth_rate_limiter::hit("login", kind + ":" + key, settings.login_rate_limit, settings.login_rate_window_s)) {
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"rate_limited"})"));
     }
     // Raising here rolls the hit back, but a request with a bad clientId
     // cannot log in either, so it gains nothing from the limit it escapes.
-    pg::clients::require_active_or_absent(client_id);
+    pg::auth_clients::require_active_or_absent(client_id);
 
     const std::uint64_t rows =
         key.empty() ? 0 : spi::execute(by_email ? select_by_email_sql : select_by_phone_sql, {spi::Arg::text(key)});
@@ -167,7 +167,7 @@ COREBANK_FUNCTION(auth_login_finish) {
     const settings::Identity settings = settings::current();
 
     spi::connect();
-    pg::clients::require_active_or_absent(request.client_id);
+    pg::auth_clients::require_active_or_absent(request.client_id);
 
     // The user row lock serialises every login and refresh of this user.
     const std::uint64_t rows = spi::execute(lock_user_sql, {spi::Arg::uuid(request.user_id)});
@@ -179,7 +179,7 @@ COREBANK_FUNCTION(auth_login_finish) {
     const bool locked = spi::get_bool(0, 2).value();
     const std::int64_t failed_attempts = spi::get_int(0, 3).value();
     if (!active || locked) {
-        pg::audit::record("login_failed", request.user_id, request.channel, request.ip, R"({"reason":"locked"})");
+        pg::auth_audit::record("login_failed", request.user_id, request.channel, request.ip, R"({"reason":"locked"})");
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
     }
@@ -192,16 +192,16 @@ COREBANK_FUNCTION(auth_login_finish) {
     spi::execute(clear_failures_sql, {spi::Arg::uuid(request.user_id)});
     enforce_session_cap(request.user_id);
     const std::string audience = request.client_id.value_or(settings.default_audience);
-    const Uuid session_id = pg::sessions::open(pg::sessions::NewSession{
+    const Uuid session_id = pg::auth_sessions::open(pg::auth_sessions::NewSession{
         request.user_id, request.client_id, audience, request.channel, request.ip, request.user_agent,
         request.refresh_token_hash.value(), settings.refresh_token_ttl_s});
-    CB_CHECK(pg::sessions::live_count(request.user_id) <= core::live_sessions_per_user_max);
+    CB_CHECK(pg::auth_sessions::live_count(request.user_id) <= core::live_sessions_per_user_max);
 
-    const pg::access_tokens::Issued issued =
-        pg::access_tokens::issue_for_user(request.user_id, session_id, audience, settings);
-    pg::audit::record("login_ok", request.user_id, request.channel, request.ip);
-    const Datum block = pg::access_tokens::token_block_for_return(issued, request.user_id, session_id,
-                                                                  pg::access_tokens::BlockShape::outcome_ok);
+    const pg::auth_access_tokens::Issued issued =
+        pg::auth_access_tokens::issue_for_user(request.user_id, session_id, audience, settings);
+    pg::auth_audit::record("login_ok", request.user_id, request.channel, request.ip);
+    const Datum block = pg::auth_access_tokens::token_block_for_return(issued, request.user_id, session_id,
+                                                                  pg::auth_access_tokens::BlockShape::outcome_ok);
     spi::finish();
     PG_RETURN_DATUM(block);
 }

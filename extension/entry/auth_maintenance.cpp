@@ -13,9 +13,9 @@
 #include <algorithm>
 
 #include "entry/entry.hpp"
+#include "pg/auth_signing.hpp"
 #include "pg/check.hpp"
 #include "pg/settings.hpp"
-#include "pg/signing.hpp"
 #include "pg/spi.hpp"
 
 namespace {
@@ -63,7 +63,7 @@ COREBANK_FUNCTION(auth_maintenance) {
         spi::execute(prune_rate_counters_sql, {batch, spi::Arg::int4(window_s_max)});
     const std::uint64_t reset_tokens = spi::execute(prune_reset_tokens_sql, {batch});
     const std::uint64_t refresh_tokens = spi::execute(prune_refresh_tokens_sql, {batch});
-    const std::string kid = pg::signing::ensure_active_key(settings.signing_key_rotation_days);
+    const std::string kid = pg::auth_signing::ensure_active_key(settings.signing_key_rotation_days);
 
     const std::uint64_t rows = spi::execute(
         report_sql, {spi::Arg::int8(static_cast<std::int64_t>(access_tokens)),

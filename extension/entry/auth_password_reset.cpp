@@ -17,11 +17,11 @@
 #include "core/identity_limits.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
-#include "pg/audit.hpp"
+#include "pg/auth_audit.hpp"
+#include "pg/auth_rate_limiter.hpp"
+#include "pg/auth_sessions.hpp"
 #include "pg/check.hpp"
 #include "pg/datums.hpp"
-#include "pg/rate_limiter.hpp"
-#include "pg/sessions.hpp"
 #include "pg/settings.hpp"
 #include "pg/spi.hpp"
 #include "pg/values.hpp"
@@ -100,7 +100,7 @@ COREBANK_FUNCTION(auth_password_forgot) {
     const settings::Identity settings = settings::current();
 
     spi::connect();
-    if (!pg::rate_limiter::hit("reset", ip.value_or(""), settings.reset_rate_limit, settings.reset_rate_window_s)) {
+    if (!pg::auth_rate_limiter::hit("reset", ip.value_or(""), settings.reset_rate_limit, settings.reset_rate_window_s)) {
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"rateLimited":true})"));
     }
@@ -122,7 +122,7 @@ COREBANK_FUNCTION(auth_password_forgot) {
     const Uuid user_id = spi::get_uuid(0, 1).value();
     spi::execute(insert_reset_token_sql,
                  {spi::Arg::bytea(token_hash), spi::Arg::uuid(user_id), spi::Arg::int4(settings.reset_token_ttl_s)});
-    pg::audit::record("reset_requested", user_id, std::nullopt, ip);
+    pg::auth_audit::record("reset_requested", user_id, std::nullopt, ip);
 
     const std::uint64_t rows =
         spi::execute(forgot_send_sql, {spi::Arg::uuid(user_id), spi::Arg::text(link_base), spi::Arg::text(app_name)});
@@ -176,9 +176,9 @@ COREBANK_FUNCTION(auth_password_reset_finish) {
     const std::uint64_t consumed = spi::execute(consume_reset_tokens_sql, {spi::Arg::uuid(user_id)});
     CB_CHECK(consumed >= 1);  // at least the token we hold
     spi::execute(set_password_sql, {spi::Arg::uuid(user_id), spi::Arg::text(new_password_hash)});
-    pg::sessions::revoke_all(user_id, "password_reset");
-    pg::audit::record("password_reset", user_id, std::nullopt, std::nullopt);
-    CB_CHECK(pg::sessions::live_count(user_id) == 0);
+    pg::auth_sessions::revoke_all(user_id, "password_reset");
+    pg::auth_audit::record("password_reset", user_id, std::nullopt, std::nullopt);
+    CB_CHECK(pg::auth_sessions::live_count(user_id) == 0);
     spi::finish();
     PG_RETURN_VOID();
 }

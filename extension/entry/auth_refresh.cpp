@@ -19,12 +19,12 @@
 // concurrent uses of one token, the second waits on the user lock, then sees
 // the token used and is treated as a replay.
 #include "entry/entry.hpp"
-#include "pg/access_tokens.hpp"
 #include "pg/args.hpp"
-#include "pg/audit.hpp"
+#include "pg/auth_access_tokens.hpp"
+#include "pg/auth_audit.hpp"
+#include "pg/auth_sessions.hpp"
 #include "pg/check.hpp"
 #include "pg/datums.hpp"
-#include "pg/sessions.hpp"
 #include "pg/settings.hpp"
 #include "pg/spi.hpp"
 #include "pg/values.hpp"
@@ -118,10 +118,10 @@ COREBANK_FUNCTION(auth_refresh) {
 
     if (token_expired) return outcome(R"({"outcome":"invalid"})");
     if (token_used) {
-        const std::int64_t revoked = pg::sessions::revoke_all(user_id, "refresh_replay");
+        const std::int64_t revoked = pg::auth_sessions::revoke_all(user_id, "refresh_replay");
         CB_CHECK(revoked >= 0);
-        pg::audit::record("replay", user_id, channel, request.ip);
-        CB_CHECK(pg::sessions::live_count(user_id) == 0);
+        pg::auth_audit::record("replay", user_id, channel, request.ip);
+        CB_CHECK(pg::auth_sessions::live_count(user_id) == 0);
         return outcome(R"({"outcome":"replayed"})");
     }
     if (!session_live) return outcome(R"({"outcome":"invalid"})");
@@ -129,13 +129,13 @@ COREBANK_FUNCTION(auth_refresh) {
 
     const std::uint64_t marked = spi::execute(mark_used_sql, {spi::Arg::bytea(request.token_hash)});
     CB_CHECK(marked == 1);  // the row lock is ours and it was unused
-    pg::sessions::add_refresh_token(session_id, request.new_token_hash);
+    pg::auth_sessions::add_refresh_token(session_id, request.new_token_hash);
     spi::execute(touch_session_sql, {spi::Arg::uuid(session_id)});
 
-    const pg::access_tokens::Issued issued = pg::access_tokens::issue_for_user(user_id, session_id, audience, settings);
-    pg::audit::record("refresh", user_id, channel, request.ip);
-    const Datum block = pg::access_tokens::token_block_for_return(issued, user_id, session_id,
-                                                                  pg::access_tokens::BlockShape::outcome_ok);
+    const pg::auth_access_tokens::Issued issued = pg::auth_access_tokens::issue_for_user(user_id, session_id, audience, settings);
+    pg::auth_audit::record("refresh", user_id, channel, request.ip);
+    const Datum block = pg::auth_access_tokens::token_block_for_return(issued, user_id, session_id,
+                                                                  pg::auth_access_tokens::BlockShape::outcome_ok);
     spi::finish();
     PG_RETURN_DATUM(block);
 }

@@ -10,11 +10,11 @@
 #include "core/errors.hpp"
 #include "core/identity_limits.hpp"
 #include "entry/entry.hpp"
-#include "pg/access_tokens.hpp"
 #include "pg/args.hpp"
-#include "pg/audit.hpp"
-#include "pg/clients.hpp"
-#include "pg/sessions.hpp"
+#include "pg/auth_access_tokens.hpp"
+#include "pg/auth_audit.hpp"
+#include "pg/auth_clients.hpp"
+#include "pg/auth_sessions.hpp"
 #include "pg/settings.hpp"
 #include "pg/spi.hpp"
 #include "pg/values.hpp"
@@ -121,20 +121,20 @@ COREBANK_FUNCTION(auth_register) {
     spi::connect();
     // The clientId rule comes first (contract); nothing is written before
     // every check has passed.
-    pg::clients::require_active_or_absent(request.client_id);
+    pg::auth_clients::require_active_or_absent(request.client_id);
     check_request(request);
     const Uuid user_id = insert_user(request);
 
     const std::string audience = request.client_id.value_or(settings.default_audience);
-    const Uuid session_id = pg::sessions::open(pg::sessions::NewSession{
+    const Uuid session_id = pg::auth_sessions::open(pg::auth_sessions::NewSession{
         user_id, request.client_id, audience, request.channel, request.ip, request.user_agent,
         request.refresh_token_hash, settings.refresh_token_ttl_s});
-    const pg::access_tokens::Issued issued =
-        pg::access_tokens::issue_for_user(user_id, session_id, audience, settings);
-    pg::audit::record("register", user_id, request.channel, request.ip);
+    const pg::auth_access_tokens::Issued issued =
+        pg::auth_access_tokens::issue_for_user(user_id, session_id, audience, settings);
+    pg::auth_audit::record("register", user_id, request.channel, request.ip);
 
     const Datum block =
-        pg::access_tokens::token_block_for_return(issued, user_id, session_id, pg::access_tokens::BlockShape::bare);
+        pg::auth_access_tokens::token_block_for_return(issued, user_id, session_id, pg::auth_access_tokens::BlockShape::bare);
     spi::finish();
     PG_RETURN_DATUM(block);
 }

@@ -1,9 +1,9 @@
 // sign_jwt.cpp: corebank_internal.sign_jwt, signing a claims object with the
-// active RS256 key (pg/signing.hpp) for SQL-language callers and tests.
+// active RS256 key (pg/auth_signing.hpp) for SQL-language callers and tests.
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
+#include "pg/auth_signing.hpp"
 #include "pg/datums.hpp"
-#include "pg/signing.hpp"
 #include "pg/spi.hpp"
 
 namespace args = corebank::pg::args;
@@ -15,7 +15,7 @@ COREBANK_FUNCTION(sign_jwt) {
     if (claims.empty() || claims.front() != '{') args::throw_validation("claims: must be a JSON object");
 
     spi::connect();
-    const std::string token = corebank::pg::signing::sign_claims(claims);
+    const std::string token = corebank::pg::auth_signing::sign_claims(claims);
     spi::finish();
     PG_RETURN_DATUM(corebank::pg::text_datum(token));
 }

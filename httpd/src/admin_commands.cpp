@@ -4,12 +4,12 @@
 #include <map>
 #include <sstream>
 
+#include "auth/requests.hpp"
 #include "banking/handlers.hpp"
 #include "core/crypto.hpp"
 #include "core/identity_limits.hpp"
 #include "db.hpp"
 #include "db_errors.hpp"
-#include "identity/requests.hpp"
 #include "json_body.hpp"
 #include "json_util.hpp"
 #include "password_hash.hpp"
@@ -77,8 +77,8 @@ int run_staff_create(const Config& config, const std::vector<std::string>& args)
         const auto flags = parse_flags(args, {"email", "password", "roles", "branch", "phone", "first-name", "last-name"});
         if (!flags.count("email") || !flags.count("password") || !flags.count("roles"))
             return fail("usage: staff-create --email E --password P --roles r1,r2 [--branch CODE]");
-        const std::string email = identity::normalise_email(flags.at("email"));
-        if (!identity::is_valid_email(email)) return fail("--email is not a valid email address");
+        const std::string email = auth::normalise_email(flags.at("email"));
+        if (!auth::is_valid_email(email)) return fail("--email is not a valid email address");
         const std::string& password = flags.at("password");
         const std::size_t length = utf8_length(password);
         if (length < core::password_length_min || length > core::password_length_max)

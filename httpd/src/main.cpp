@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "admin_commands.hpp"
+#include "auth/context.hpp"
 #include "banking/context.hpp"
-#include "events/context.hpp"
-#include "identity/context.hpp"
 #include "config.hpp"
+#include "events/context.hpp"
 #include "log.hpp"
 #include "server.hpp"
 #include "verify/context.hpp"
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
                 std::cout << service << " " << route.method << " " << path << "\n";
             }
         };
-        print("identity", identity::make_router(std::make_shared<identity::Context>()));
+        print("identity", auth::make_router(std::make_shared<auth::Context>()));
         print("core", core_banking::make_router(std::make_shared<core_banking::Context>()));
         print("events", events::make_router(std::make_shared<events::Context>()));
         print("verify", verify::make_router(std::make_shared<verify::Context>()));

@@ -16,12 +16,12 @@
 #include <mutex>
 #include <thread>
 
+#include "auth/context.hpp"
+#include "auth/statements.hpp"
 #include "banking/context.hpp"
 #include "data_key.hpp"
 #include "events/context.hpp"
 #include "events/responses.hpp"
-#include "identity/context.hpp"
-#include "identity/statements.hpp"
 #include "log.hpp"
 #include "mail/outbox_sender.hpp"
 #include "openapi_documents.hpp"
@@ -77,9 +77,9 @@ private:
         for (;;) {
             try {
                 if (!ready) {
-                    db_->exec(identity::sql::ensure_signing_key, {});
+                    db_->exec(auth::sql::ensure_signing_key, {});
                 } else {
-                    db_->exec(identity::sql::maintenance, {});
+                    db_->exec(auth::sql::maintenance, {});
                     db_->exec(core_maintenance, {});
                 }
                 verifier_->refresh(*db_);
@@ -129,7 +129,7 @@ int run_server(const Config& config) {
         const auto settings = connection_settings(config);
         auto make_db = [&config, settings] { return std::make_unique<Db>(config.database_url, settings); };
 
-        auto context = std::make_shared<identity::Context>();
+        auto context = std::make_shared<auth::Context>();
         context->config = config;
         context->verifier = std::make_shared<TokenVerifier>(config.issuer);
         context->data_key = load_or_create_data_key(config.data_key_file);
@@ -166,7 +166,7 @@ int run_server(const Config& config) {
         Maintenance maintenance(make_db(), context->verifier);
 
         Service identity_service(service_options(config, "identity", config.identity_port),
-                                 identity::make_router(context), &pool);
+                                 auth::make_router(context), &pool);
         auto banking = std::make_shared<core_banking::Context>();
         banking->config = config;
         banking->policy = core_banking::OperationPolicy::from_file(config.policy_file);

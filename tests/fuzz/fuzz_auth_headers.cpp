@@ -1,11 +1,11 @@
 // fuzz_auth_headers: x-www-form-urlencoded bodies, HTTP Basic and Bearer
-// Authorization values (httpd/src/identity/requests.hpp).
+// Authorization values (httpd/src/auth/requests.hpp).
 #include "api_error.hpp"
+#include "auth/requests.hpp"
 #include "fuzz_common.hpp"
-#include "identity/requests.hpp"
 
 using namespace corebank::httpd;
-using namespace corebank::httpd::identity;
+using namespace corebank::httpd::auth;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const auto [selector, text] = corebank::fuzz::select(data, size);

@@ -17,7 +17,7 @@ def sel(n, body):
     return bytes([n]) + (body.encode() if isinstance(body, str) else body)
 
 pw = "Corr3ct-Horse-Battery"
-T = "fuzz_identity_requests"
+T = "fuzz_auth_requests"
 put(T, "register_email", sel(0, '{"email":" Alice@Example.com ","password":"%s","firstName":"Alice","lastName":"Moyo","clientId":"web","channel":"WEB"}' % pw))
 put(T, "register_phone", sel(0, '{"phone":"+263771234567","password":"%s"}' % pw))
 put(T, "register_bad", sel(0, '{"email":"nope","password":"x","extra":[1,2,{}]}'))

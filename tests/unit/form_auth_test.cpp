@@ -1,5 +1,5 @@
 // form_auth_test.cpp: form bodies and Authorization headers of the OAuth
-// endpoints (httpd/src/identity/requests.hpp), and the ApiError factories
+// endpoints (httpd/src/auth/requests.hpp), and the ApiError factories
 // (httpd/src/api_error.hpp).
 //
 // Goal: x-www-form-urlencoded decoding follows the HTML/URL rules ('+' is a
@@ -13,14 +13,14 @@
 #include <string>
 
 #include "api_error.hpp"
+#include "auth/requests.hpp"
 #include "core/base64url.hpp"
-#include "identity/requests.hpp"
 
 namespace {
 
 using corebank::httpd::ApiError;
 namespace httpd = corebank::httpd;
-namespace identity = corebank::httpd::identity;
+namespace auth = corebank::httpd::auth;
 
 ::testing::AssertionResult bad_request(const std::function<void()>& parse) {
     try {
@@ -37,7 +37,7 @@ namespace identity = corebank::httpd::identity;
 // Goal: a client-credentials body decodes field by field, '+' and %20 both
 // giving spaces, %XX any byte, in either case of hex digit.
 TEST(ParseForm, DecodesPercentAndPlus) {
-    const auto form = identity::parse_form(
+    const auto form = auth::parse_form(
         "grant_type=client_credentials&client_id=kyc%2Dservice&client_secret=s%3Ds%26t%2bu&scope=kyc%3avalidate+kyc:screen%20x");
     EXPECT_EQ(form.fields.size(), 4u);
     EXPECT_EQ(form.get("grant_type"), "client_credentials");
@@ -50,44 +50,44 @@ TEST(ParseForm, DecodesPercentAndPlus) {
 // Goal: keys are decoded too; a key without '=' has an empty value; empty
 // pairs ("&&") and an empty body are ignored.
 TEST(ParseForm, KeysEmptyValuesAndEmptyPairs) {
-    const auto form = identity::parse_form("a%5Fb=1&&flag&c=");
+    const auto form = auth::parse_form("a%5Fb=1&&flag&c=");
     EXPECT_EQ(form.get("a_b"), "1");
     EXPECT_EQ(form.get("flag"), "");
     EXPECT_EQ(form.get("c"), "");
     EXPECT_EQ(form.fields.size(), 3u);
-    EXPECT_TRUE(identity::parse_form("").fields.empty());
+    EXPECT_TRUE(auth::parse_form("").fields.empty());
 }
 
 // Goal: a field given twice is refused (which one would win is ambiguous),
 // also when the repetition hides behind an escape.
 TEST(ParseForm, RejectsRepeatedField) {
-    EXPECT_TRUE(bad_request([] { identity::parse_form("scope=a&scope=b"); }));
-    EXPECT_TRUE(bad_request([] { identity::parse_form("scope=a&sc%6Fpe=a"); }));
+    EXPECT_TRUE(bad_request([] { auth::parse_form("scope=a&scope=b"); }));
+    EXPECT_TRUE(bad_request([] { auth::parse_form("scope=a&sc%6Fpe=a"); }));
 }
 
 // Goal: malformed escapes (%zz, a truncated %X, a lone %) and an escaped NUL
 // are refused instead of being passed on.
 TEST(ParseForm, RejectsMalformedEscapes) {
-    EXPECT_TRUE(bad_request([] { identity::parse_form("token=%zz"); }));
-    EXPECT_TRUE(bad_request([] { identity::parse_form("token=abc%4"); }));
-    EXPECT_TRUE(bad_request([] { identity::parse_form("token=abc%"); }));
-    EXPECT_TRUE(bad_request([] { identity::parse_form("token=%g1"); }));
-    EXPECT_TRUE(bad_request([] { identity::parse_form("token=a%00b"); }));
+    EXPECT_TRUE(bad_request([] { auth::parse_form("token=%zz"); }));
+    EXPECT_TRUE(bad_request([] { auth::parse_form("token=abc%4"); }));
+    EXPECT_TRUE(bad_request([] { auth::parse_form("token=abc%"); }));
+    EXPECT_TRUE(bad_request([] { auth::parse_form("token=%g1"); }));
+    EXPECT_TRUE(bad_request([] { auth::parse_form("token=a%00b"); }));
 }
 
 // Goal: the number of fields is bounded (32).
 TEST(ParseForm, BoundsFieldCount) {
     std::string body;
     for (int i = 0; i < 32; ++i) body += (i ? "&f" : "f") + std::to_string(i) + "=v";
-    EXPECT_EQ(identity::parse_form(body).fields.size(), 32u);
-    EXPECT_TRUE(bad_request([&] { identity::parse_form(body + "&f32=v"); }));
+    EXPECT_EQ(auth::parse_form(body).fields.size(), 32u);
+    EXPECT_TRUE(bad_request([&] { auth::parse_form(body + "&f32=v"); }));
 }
 
 // ---- parse_basic_authorization -------------------------------------------------
 
 // Goal: RFC 7617 section 2's example decodes to Aladdin / open sesame.
 TEST(ParseBasicAuthorization, Rfc7617Example) {
-    const auto credentials = identity::parse_basic_authorization("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+    const auto credentials = auth::parse_basic_authorization("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
     ASSERT_TRUE(credentials.has_value());
     EXPECT_EQ(credentials->user, "Aladdin");
     EXPECT_EQ(credentials->password, "open sesame");
@@ -96,14 +96,14 @@ TEST(ParseBasicAuthorization, Rfc7617Example) {
 // Goal: the scheme is case-insensitive; the first ':' splits, so a password
 // may contain ':'; RFC 6749 2.3.1 form-encoding of id and secret is undone.
 TEST(ParseBasicAuthorization, SchemeCaseColonAndFormEncoding) {
-    const auto lower = identity::parse_basic_authorization("basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+    const auto lower = auth::parse_basic_authorization("basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
     ASSERT_TRUE(lower.has_value());
     EXPECT_EQ(lower->user, "Aladdin");
-    const auto colon = identity::parse_basic_authorization("Basic " + corebank::core::base64_encode("id:se:cret"));
+    const auto colon = auth::parse_basic_authorization("Basic " + corebank::core::base64_encode("id:se:cret"));
     ASSERT_TRUE(colon.has_value());
     EXPECT_EQ(colon->user, "id");
     EXPECT_EQ(colon->password, "se:cret");
-    const auto encoded = identity::parse_basic_authorization("Basic " + corebank::core::base64_encode("my%20id:a%2Bb"));
+    const auto encoded = auth::parse_basic_authorization("Basic " + corebank::core::base64_encode("my%20id:a%2Bb"));
     ASSERT_TRUE(encoded.has_value());
     EXPECT_EQ(encoded->user, "my id");
     EXPECT_EQ(encoded->password, "a+b");
@@ -112,37 +112,37 @@ TEST(ParseBasicAuthorization, SchemeCaseColonAndFormEncoding) {
 // Goal: anything else is nullopt: another scheme, no credentials, invalid
 // base64, no colon, a bad escape inside.
 TEST(ParseBasicAuthorization, GarbageIsRefused) {
-    EXPECT_FALSE(identity::parse_basic_authorization("").has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("Basic").has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("Basic ").has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("Basic !!!!").has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ").has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("Bearer QWxhZGRpbjpvcGVuIHNlc2FtZQ==").has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("BasicQWxhZGRpbjpvcGVuIHNlc2FtZQ==").has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("Basic " + corebank::core::base64_encode("nocolon")).has_value());
-    EXPECT_FALSE(identity::parse_basic_authorization("Basic " + corebank::core::base64_encode("id:%zz")).has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("").has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("Basic").has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("Basic ").has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("Basic !!!!").has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ").has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("Bearer QWxhZGRpbjpvcGVuIHNlc2FtZQ==").has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("BasicQWxhZGRpbjpvcGVuIHNlc2FtZQ==").has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("Basic " + corebank::core::base64_encode("nocolon")).has_value());
+    EXPECT_FALSE(auth::parse_basic_authorization("Basic " + corebank::core::base64_encode("id:%zz")).has_value());
 }
 
 // ---- parse_bearer -------------------------------------------------------------
 
 // Goal: "Bearer <token>" (any case of the scheme) gives the token.
 TEST(ParseBearer, ExtractsToken) {
-    EXPECT_EQ(identity::parse_bearer("Bearer abc.def.ghi"), "abc.def.ghi");
-    EXPECT_EQ(identity::parse_bearer("bearer abc.def.ghi"), "abc.def.ghi");
-    EXPECT_EQ(identity::parse_bearer("BEARER  abc.def.ghi "), "abc.def.ghi");
+    EXPECT_EQ(auth::parse_bearer("Bearer abc.def.ghi"), "abc.def.ghi");
+    EXPECT_EQ(auth::parse_bearer("bearer abc.def.ghi"), "abc.def.ghi");
+    EXPECT_EQ(auth::parse_bearer("BEARER  abc.def.ghi "), "abc.def.ghi");
 }
 
 // Goal: another scheme, no token, a token with a space, or an oversized
 // token is nullopt.
 TEST(ParseBearer, RefusesOtherShapes) {
-    EXPECT_FALSE(identity::parse_bearer("").has_value());
-    EXPECT_FALSE(identity::parse_bearer("Bearer").has_value());
-    EXPECT_FALSE(identity::parse_bearer("Bearer ").has_value());
-    EXPECT_FALSE(identity::parse_bearer("Bearer    ").has_value());
-    EXPECT_FALSE(identity::parse_bearer("Basic abc").has_value());
-    EXPECT_FALSE(identity::parse_bearer("Bearerabc").has_value());
-    EXPECT_FALSE(identity::parse_bearer("Bearer abc def").has_value());
-    EXPECT_FALSE(identity::parse_bearer("Bearer " + std::string(8193, 'a')).has_value());
+    EXPECT_FALSE(auth::parse_bearer("").has_value());
+    EXPECT_FALSE(auth::parse_bearer("Bearer").has_value());
+    EXPECT_FALSE(auth::parse_bearer("Bearer ").has_value());
+    EXPECT_FALSE(auth::parse_bearer("Bearer    ").has_value());
+    EXPECT_FALSE(auth::parse_bearer("Basic abc").has_value());
+    EXPECT_FALSE(auth::parse_bearer("Bearerabc").has_value());
+    EXPECT_FALSE(auth::parse_bearer("Bearer abc def").has_value());
+    EXPECT_FALSE(auth::parse_bearer("Bearer " + std::string(8193, 'a')).has_value());
 }
 
 // ---- ApiError -----------------------------------------------------------------

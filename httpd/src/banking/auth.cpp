@@ -1,10 +1,10 @@
 // auth.cpp: the core-banking authentication filter.
 #include "api_error.hpp"
+#include "auth/requests.hpp"
 #include "banking/context.hpp"
 #include "banking/statements.hpp"
 #include "clock.hpp"
 #include "core/crypto.hpp"
-#include "identity/requests.hpp"
 #include "json_util.hpp"
 
 namespace corebank::httpd::core_banking {
@@ -47,7 +47,7 @@ StaffToken verify_staff_token(const Context& context, const HttpRequest& request
                 "This operation records the acting staff member: send Authorization: Bearer <access token>");
         return staff;
     }
-    const auto token = identity::parse_bearer(*header);
+    const auto token = auth::parse_bearer(*header);
     if (!token) {
         staff.error = core_unauthorized("Authorization header must be: Bearer <access token>");
         return staff;

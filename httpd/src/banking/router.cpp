@@ -1,5 +1,7 @@
 // router.cpp: every route of the core-banking service in one place.
+#include "banking/deposits/handlers.hpp"
 #include "banking/handlers.hpp"
+#include "banking/ledger/handlers.hpp"
 #include "banking/platform_info.hpp"
 #include "banking/statements.hpp"
 

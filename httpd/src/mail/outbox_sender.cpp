@@ -2,9 +2,9 @@
 
 #include <chrono>
 
+#include "auth/statements.hpp"
 #include "core/crypto.hpp"
 #include "db.hpp"
-#include "identity/statements.hpp"
 #include "log.hpp"
 
 namespace corebank::httpd {
@@ -51,7 +51,7 @@ void OutboxSender::wake() {
 }
 
 int OutboxSender::run_once() {
-    namespace sql = identity::sql;
+    namespace sql = auth::sql;
     const auto claimed = db_->exec(sql::mail_claim, {std::to_string(claim_batch_max)});
     int handled = 0;
     for (const auto& row : claimed.rows) {

@@ -8,8 +8,8 @@
 // credential works in the other's place: an API key is not any session's
 // client token, and a client token is no API key.
 #include "api_error.hpp"
+#include "auth/requests.hpp"
 #include "core/crypto.hpp"
-#include "identity/requests.hpp"
 #include "json_util.hpp"
 #include "verify/context.hpp"
 #include "verify/statements.hpp"
@@ -50,7 +50,7 @@ std::string authorize(const HttpRequest& request, Db& db, const char* scope) {
     if (!header || header->empty()) {
         throw verify_unauthorized("An API key is required: send Authorization: Bearer <API key>");
     }
-    const auto key = identity::parse_bearer(*header);
+    const auto key = auth::parse_bearer(*header);
     if (!key) throw verify_unauthorized("Authorization header must be: Bearer <API key>");
     if (key->size() > credential_length_max) throw verify_unauthorized("Invalid API key");
     const auto found =
@@ -71,7 +71,7 @@ std::string client_token_hash(const HttpRequest& request) {
     if (!header || header->empty()) {
         throw verify_unauthorized("A client token is required: send Authorization: Bearer <client token>");
     }
-    const auto token = identity::parse_bearer(*header);
+    const auto token = auth::parse_bearer(*header);
     if (!token || token->size() > credential_length_max) throw verify_unauthorized("Client token is invalid or expired");
     return core::sha256(*token);
 }

@@ -1,0 +1,136 @@
+// oauth_handlers.cpp: OAuth2 client credentials (RFC 6749 4.4) and token
+// introspection (RFC 7662). Clients authenticate with HTTP Basic or with form
+// fields, never both (RFC 6749 2.3).
+#include <sstream>
+
+#include "api_error.hpp"
+#include "auth/account_handlers.hpp"
+#include "auth/requests.hpp"
+#include "auth/statements.hpp"
+#include "clock.hpp"
+#include "core/identity_limits.hpp"
+#include "json_util.hpp"
+#include "password_hash.hpp"
+
+namespace corebank::httpd::auth {
+
+namespace {
+
+inline constexpr std::size_t scopes_max = 50;
+inline constexpr std::size_t scope_length_max = 100;
+inline constexpr std::size_t client_secret_length_max = 256;
+
+ApiError invalid_client() {
+    ApiError e{401, "INVALID_CREDENTIALS", "Invalid client credentials"};
+    e.headers.emplace_back("WWW-Authenticate", "Basic realm=\"corebank\"");
+    return e;
+}
+
+FormFields read_form(const HttpRequest& request) {
+    const auto type = request.header("content-type");
+    if (!type || type->find("application/x-www-form-urlencoded") == std::string::npos)
+        throw bad_request("Content-Type must be application/x-www-form-urlencoded");
+    return parse_form(request.body);
+}
+
+// Verifies the client's secret (argon2id, run for unknown clients too, so
+// timing does not tell which client ids exist). Returns the client id.
+std::string authenticate_client(const HttpRequest& request, const FormFields& form, Db& db) {
+    std::optional<BasicCredentials> credentials;
+    if (const auto header = request.header("authorization")) {
+        credentials = parse_basic_authorization(*header);
+        if (!credentials) throw invalid_client();
+    }
+    const auto form_id = form.get("client_id");
+    const auto form_secret = form.get("client_secret");
+    if (credentials && (form_secret || (form_id && *form_id != credentials->user)))
+        throw bad_request("Send client credentials either with HTTP Basic or as form fields, not both");
+    if (!credentials) {
+        // RFC 6749 5.2: a request without client authentication is invalid_client (401).
+        if (!form_id || !form_secret) throw invalid_client();
+        credentials = BasicCredentials{*form_id, *form_secret};
+    }
+    if (credentials->user.empty() || credentials->user.size() > core::client_id_length_max ||
+        credentials->password.size() > client_secret_length_max) {
+        password_verify(password_dummy_hash(), credentials->password.substr(0, client_secret_length_max));
+        throw invalid_client();
+    }
+    const auto client = parse_db_json(db.exec(sql::client_lookup, {credentials->user}).scalar());
+    const std::string hash = json_string(client, "secretHash");
+    if (hash.empty()) {
+        password_verify(password_dummy_hash(), credentials->password);
+        throw invalid_client();
+    }
+    if (!password_verify(hash, credentials->password) || json_string(client, "status") != "ACTIVE")
+        throw invalid_client();
+    return credentials->user;
+}
+
+std::vector<std::string> split_scopes(const std::string& text) {
+    std::vector<std::string> scopes;
+    std::istringstream in(text);
+    std::string scope;
+    while (in >> scope) {
+        if (scope.size() > scope_length_max) throw bad_request("scope: each scope is at most 100 characters");
+        if (scopes.size() >= scopes_max) throw bad_request("scope: at most 50 scopes");
+        scopes.push_back(scope);
+    }
+    return scopes;
+}
+
+std::string join_scopes(const nlohmann::json& scopes) {
+    std::string out;
+    if (!scopes.is_array()) return out;
+    for (const auto& s : scopes)
+        if (s.is_string()) out += (out.empty() ? "" : " ") + s.get<std::string>();
+    return out;
+}
+
+}  // namespace
+
+
+
+HttpResponse handle_oauth_token(const Context&, const HttpRequest& request, Db& db) {
+    const FormFields form = read_form(request);
+    const auto grant = form.get("grant_type");
+    if (!grant) throw bad_request("grant_type is required");
+    if (*grant != "client_credentials") throw bad_request("Unsupported grant_type; use client_credentials");
+    const std::vector<std::string> scopes = split_scopes(form.get("scope").value_or(""));
+    const std::string client_id = authenticate_client(request, form, db);
+    const auto token = parse_db_json(db.exec(sql::client_token, {client_id, text_array_param(scopes)}).scalar());
+    return json_response(200, nlohmann::json{{"accessToken", token.at("accessToken")},
+                                             {"tokenType", "Bearer"},
+                                             {"expiresIn", token.at("expiresIn")},
+                                             {"scope", token.at("scope")}});
+}
+
+HttpResponse handle_introspect(const Context& context, const HttpRequest& request, Db& db) {
+    const FormFields form = read_form(request);
+    authenticate_client(request, form, db);
+    const auto token = form.get("token");
+    if (!token || token->empty()) throw bad_request("token is required");
+    const nlohmann::json inactive{{"active", false}};
+    const auto verified = context.verifier->verify(*token, &db, unix_now());
+    if (!verified || !is_uuid(verified->jti)) return json_response(200, inactive);
+    const auto state = parse_db_json(db.exec(sql::introspect, {verified->jti}).scalar());
+    if (!(state.contains("active") && state["active"] == true)) return json_response(200, inactive);
+    const auto& claims = verified->claims;
+    nlohmann::json out{{"active", true},
+                       {"sub", claims.at("sub")},
+                       {"iss", claims.at("iss")},
+                       {"iat", claims.at("iat")},
+                       {"exp", claims.at("exp")},
+                       {"jti", claims.at("jti")},
+                       {"token_type", verified->is_client_token ? "client" : "access"},
+                       {"scope", join_scopes(claims.value("scopes", nlohmann::json::array()))}};
+    if (verified->is_client_token) {
+        out["client_id"] = claims.value("client_id", "");
+    } else {
+        out["aud"] = claims.value("aud", "");
+        const std::string username = json_string(claims, "email", json_string(claims, "phone"));
+        if (!username.empty()) out["username"] = username;
+    }
+    return json_response(200, out);
+}
+
+}  // namespace corebank::httpd::auth

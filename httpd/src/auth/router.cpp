@@ -1,0 +1,45 @@
+// router.cpp: every route of the identity service in one place.
+#include "auth/account_handlers.hpp"
+#include "auth/context.hpp"
+
+namespace corebank::httpd::auth {
+
+namespace {
+
+Route worker(const char* method, const char* pattern, HttpResponse (*handler)(const Context&, const HttpRequest&, Db&),
+             std::shared_ptr<const Context> context) {
+    return worker_route(method, pattern, handler, std::move(context));
+}
+
+Route reactor(const char* method, const char* pattern, HttpResponse (*handler)(const Context&, const HttpRequest&),
+              std::shared_ptr<const Context> context) {
+    return reactor_route(method, pattern, handler, std::move(context));
+}
+
+}  // namespace
+
+Router make_router(std::shared_ptr<const Context> c) {
+    Router r;
+    r.add(worker("POST", "/auth/register", handle_register, c));
+    r.add(worker("POST", "/auth/login", handle_login, c));
+    r.add(worker("POST", "/auth/token/refresh", handle_refresh, c));
+    r.add(worker("POST", "/auth/password/change", handle_password_change, c));
+    r.add(worker("POST", "/auth/password/forgot", handle_password_forgot, c));
+    r.add(worker("POST", "/auth/password/reset", handle_password_reset, c));
+    r.add(reactor("GET", "/auth/password/reset-form", handle_reset_form, c));
+    r.add(worker("POST", "/auth/deactivate", handle_deactivate, c));
+    r.add(worker("POST", "/auth/logout", handle_logout, c));
+    r.add(worker("POST", "/auth/logout/all", handle_logout_all, c));
+    r.add(worker("GET", "/auth/me", handle_me, c));
+    r.add(worker("GET", "/auth/sessions", handle_sessions, c));
+    r.add(worker("DELETE", "/auth/sessions/:id", handle_session_revoke, c));
+    r.add(worker("POST", "/oauth/token", handle_oauth_token, c));
+    r.add(worker("POST", "/oauth/introspect", handle_introspect, c));
+    r.add(worker("GET", "/.well-known/jwks.json", handle_jwks, c));
+    r.add(reactor("GET", "/.well-known/openid-configuration", handle_openid_configuration, c));
+    r.add(worker("GET", "/health", handle_health, c));
+    r.add(reactor("GET", "/openapi.json", handle_openapi, c));
+    return r;
+}
+
+}  // namespace corebank::httpd::auth

@@ -1,0 +1,203 @@
+// customers_handlers.cpp: customers, the CIF (profile, interactions, cases,
+// profitability), beneficial owners, beneficiaries and KYC
+// (docs/design/deposits.md). Each handler: authorize, validate, one call to
+// one extension function, the database's JSON back as it is.
+#include "api_error.hpp"
+#include "banking/deposits/handlers.hpp"
+#include "banking/deposits/statements.hpp"
+#include "banking/deposits_validation.hpp"
+#include "banking/handlers.hpp"
+#include "banking/validation.hpp"
+#include "json_body.hpp"
+#include "query_params.hpp"
+
+namespace corebank::httpd::core_banking {
+
+namespace {
+
+Param optional(const std::optional<std::string>& value) { return value ? Param(*value) : Param(); }
+
+}  // namespace
+
+HttpResponse customers_create(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.create");
+    const auto customer = parse_customer_create(request.body);
+    return pass_through(db.exec(sql::customers_create, {customer.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customers_list(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.list");
+    nlohmann::json filter = nlohmann::json::object();
+    if (auto v = query_enum_ci(request, "type", {"INDIVIDUAL", "CORPORATE"})) filter["type"] = *v;
+    if (auto v = query_enum_ci(request, "status", {"ACTIVE", "INACTIVE"})) filter["status"] = *v;
+    if (auto v = query_enum_ci(request, "riskCategory", risk_categories())) filter["riskCategory"] = *v;
+    if (auto v = query_text(request, "q", 100)) filter["q"] = *v;
+    filter["page"] = query_int(request, "page", 0, 0, 1000000);
+    filter["size"] = query_int(request, "size", 25, 1, 200);
+    return pass_through(db.exec(sql::customers_list, {filter.dump()}).scalar());
+}
+
+HttpResponse customer_get(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.get");
+    return pass_through(db.exec(sql::customers_get, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse customer_signing_mandate_update(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.signing_mandate.update");
+    const std::string id = path_uuid(request, "id");
+    const auto change = parse_signing_mandate(request.body);
+    return pass_through(db.exec(sql::customers_signing_mandate_set, {id, change.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_profile_get(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.profile.get");
+    return pass_through(db.exec(sql::customers_profile_get, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse customer_profile_update(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.profile.update");
+    const std::string id = path_uuid(request, "id");
+    const auto patch = parse_profile_patch(request.body);
+    return pass_through(db.exec(sql::customers_profile_patch, {id, patch.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_interactions_list(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.interactions.list");
+    const std::string id = path_uuid(request, "id");
+    const auto page = query_int(request, "page", 0, 0, 1000000);
+    const auto size = query_int(request, "size", 25, 1, 200);
+    return pass_through(
+        db.exec(sql::customers_interactions_list, {id, std::to_string(page), std::to_string(size)}).scalar());
+}
+
+HttpResponse customer_interaction_create(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.interactions.create");
+    const std::string id = path_uuid(request, "id");
+    const auto interaction = parse_interaction_create(request.body);
+    return pass_through(db.exec(sql::customers_interaction_add, {id, interaction.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_cases_list(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.cases.list");
+    return pass_through(db.exec(sql::customers_cases_list, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse customer_case_open(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.cases.open");
+    const std::string id = path_uuid(request, "id");
+    const auto opened = parse_case_open(request.body);
+    return pass_through(db.exec(sql::customers_case_open, {id, opened.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_case_resolve(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.cases.resolve");
+    const std::string id = path_uuid(request, "id");
+    const std::string case_id = path_uuid(request, "caseId");
+    const auto resolution = parse_case_resolve(request.body);
+    return pass_through(
+        db.exec(sql::customers_case_resolve, {id, case_id, resolution.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_beneficial_owners_list(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.beneficial_owners.list");
+    return pass_through(db.exec(sql::customers_beneficial_owners_list, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse customer_beneficial_owner_add(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.beneficial_owners.add");
+    const std::string id = path_uuid(request, "id");
+    const auto owner = parse_beneficial_owner_add(request.body);
+    return pass_through(db.exec(sql::customers_beneficial_owner_add, {id, owner.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_beneficial_owner_remove(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.beneficial_owners.remove");
+    const std::string id = path_uuid(request, "id");
+    const std::string owner_id = path_uuid(request, "ownerId");
+    expect_no_body(request.body);
+    return pass_through(
+        db.exec(sql::customers_beneficial_owner_remove, {id, owner_id, *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_beneficiaries_list(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.beneficiaries.list");
+    return pass_through(db.exec(sql::customers_beneficiaries_list, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse customer_beneficiary_add(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.beneficiaries.add");
+    const std::string id = path_uuid(request, "id");
+    const auto beneficiary = parse_beneficiary_add(request.body);
+    return pass_through(db.exec(sql::customers_beneficiary_add, {id, beneficiary.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_beneficiary_remove(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "customers.beneficiaries.remove");
+    const std::string id = path_uuid(request, "id");
+    const std::string beneficiary_id = path_uuid(request, "beneficiaryId");
+    expect_no_body(request.body);
+    return pass_through(
+        db.exec(sql::customers_beneficiary_remove, {id, beneficiary_id, *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_profitability(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "customers.profitability");
+    const std::string id = path_uuid(request, "id");
+    const auto from = query_date(request, "from");
+    const auto to = query_date(request, "to");
+    check_date_range(from, to, statement_days_max);
+    return pass_through(db.exec(sql::customers_profitability, {id, optional(from), optional(to)}).scalar());
+}
+
+// ---------------------------------------------------------------- KYC
+
+HttpResponse customer_kyc_get(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "kyc.get");
+    return pass_through(db.exec(sql::customers_kyc_get, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse customer_kyc_risk_update(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "kyc.risk.update");
+    const std::string id = path_uuid(request, "id");
+    const auto change = parse_kyc_risk(request.body);
+    return pass_through(db.exec(sql::customers_kyc_risk_set, {id, change.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse customer_kyc_review_record(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "kyc.reviews.record");
+    const std::string id = path_uuid(request, "id");
+    const auto review = parse_kyc_review(request.body);
+    return pass_through(db.exec(sql::customers_kyc_review_record, {id, review.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse kyc_reviews_due(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "kyc.reviews.due");
+    return pass_through(db.exec(sql::customers_kyc_reviews_due, {optional(query_date(request, "asOf"))}).scalar());
+}
+
+HttpResponse customer_kyc_document_add(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "kyc.documents.add");
+    const std::string id = path_uuid(request, "id");
+    const auto document = parse_kyc_document_add(request.body);
+    return pass_through(db.exec(sql::customers_kyc_document_add, {id, document.dump(), *caller.actor_id}).scalar());
+}
+
+// Parked (kyc.document.verify): returns the ParkedChangeResponse; a second
+// person decides it at /v1/approvals.
+HttpResponse kyc_document_verify(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "kyc.documents.verify");
+    const std::string id = path_uuid(request, "id");
+    const auto decision = parse_kyc_document_verify(request.body);
+    return pass_through(db.exec(sql::customers_kyc_document_verify, {id, decision.dump(), *caller.actor_id}).scalar());
+}
+
+// The provider is EXTERNAL_KYC_PROVIDER_MODE of the configuration; the
+// default STUB contacts nothing and labels every result source=STUB.
+HttpResponse customer_kyc_checks_run(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "kyc.checks.run");
+    const std::string id = path_uuid(request, "id");
+    const auto checks = parse_kyc_checks(request.body, context.config.external_kyc_provider_mode);
+    return pass_through(db.exec(sql::customers_kyc_checks_run, {id, checks.dump(), *caller.actor_id}).scalar());
+}
+
+}  // namespace corebank::httpd::core_banking

@@ -1,0 +1,52 @@
+// passbooks_handlers.cpp: passbooks (01-core-banking.md, rule 1): issue,
+// reprint on loss, unprinted lines, print-confirm. A book holds no money; its
+// lines are the account's ledger entries (docs/design/deposits.md, Passbooks).
+#include "api_error.hpp"
+#include "banking/deposits/handlers.hpp"
+#include "banking/deposits/statements.hpp"
+#include "banking/deposits_validation.hpp"
+#include "banking/handlers.hpp"
+#include "json_body.hpp"
+#include "query_params.hpp"
+
+namespace corebank::httpd::core_banking {
+
+HttpResponse passbook_issue(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "passbooks.issue");
+    const std::string account_id = path_uuid(request, "id");
+    expect_no_body(request.body);
+    return pass_through(db.exec(sql::passbook_issue, {account_id, *caller.actor_id}).scalar());
+}
+
+HttpResponse passbooks_list(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "passbooks.list");
+    return pass_through(db.exec(sql::passbook_list, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse passbook_get(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "passbooks.get");
+    return pass_through(db.exec(sql::passbook_get, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse passbook_reprint(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "passbooks.reprint");
+    const std::string id = path_uuid(request, "id");
+    const auto reprint = parse_passbook_reprint(request.body);
+    return pass_through(db.exec(sql::passbook_reprint, {id, reprint.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse passbook_unprinted(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(context, request, db, "passbooks.unprinted");
+    const std::string id = path_uuid(request, "id");
+    const auto limit = query_int(request, "limit", passbook_lines_default, 1, passbook_lines_max);
+    return pass_through(db.exec(sql::passbook_unprinted, {id, std::to_string(limit)}).scalar());
+}
+
+HttpResponse passbook_print_confirm(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(context, request, db, "passbooks.print_confirm");
+    const std::string id = path_uuid(request, "id");
+    const auto confirm = parse_print_confirm(request.body);
+    return pass_through(db.exec(sql::passbook_print_confirm, {id, confirm.dump(), *caller.actor_id}).scalar());
+}
+
+}  // namespace corebank::httpd::core_banking
