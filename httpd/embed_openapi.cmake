@@ -1,6 +1,6 @@
 # Writes OUTPUT: a C++ file defining openapi_<NAME>_document() for each
 # NAME=FILE pair in DOCUMENTS (a ';'-separated list).
-set(BODY "// Generated from httpd/openapi/*.json; do not edit.\n#include \"openapi_documents.hpp\"\n\nnamespace corebank::httpd {\n")
+set(BODY "// Generated from httpd/openapi/*.json and the core document merged from httpd/openapi/core/; do not edit.\n#include \"openapi_documents.hpp\"\n\nnamespace corebank::httpd {\n")
 foreach(pair ${DOCUMENTS})
   string(REPLACE "=" ";" parts "${pair}")
   list(GET parts 0 NAME)
