@@ -10,8 +10,10 @@ renamed. Method: read every table row of the map and check, against the working 
   - every trigger named in an SQL face is created under sql/;
   - every pgTAP file (`name.sql`) is in pgtap/, every e2e test (`file.py::test`) is a
     `def` in tests/e2e/file.py, every unit test (`Suite.Test`) is a TEST in tests/unit/;
-  - every route (`METHOD /path`) is registered by a router in httpd/src/.
+  - every route (`METHOD /path`) is registered by a router in httpd/src/;
+  - every link to a heading of the map (#anchor) names one.
 Prints each problem and exits 1 when there is one. Run: python3 docs/check_map.py
+(or give another markdown file to check as the argument).
 """
 import pathlib
 import re
@@ -74,7 +76,7 @@ def rows(markdown):
 
 def main():
     problems = []
-    markdown = MAP.read_text()
+    markdown = (pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else MAP).read_text()
     sql_texts = read_all([("sql", ["*.sql", "*.sql.in"])])
     names, triggers = sql_objects(sql_texts)
     known_routes = routes(read_all([("httpd/src", ["*.cpp"])]))
@@ -149,6 +151,13 @@ def main():
                 for method in re.split(r",\s*", methods):
                     if not route_known(method, path, known_routes):
                         problem(line, f"no route {method} {path}")
+
+    slugs = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+             for heading in re.findall(r"^#+ (.+)$", markdown, re.M)}
+    for number, text in enumerate(markdown.splitlines(), 1):
+        for anchor in re.findall(r"\]\(#([^)]+)\)", text):
+            if anchor not in slugs:
+                problem(number, f"no heading for the link #{anchor}")
 
     for message in problems:
         print(message)
