@@ -10,7 +10,7 @@
 
 #include "core/base64url.hpp"
 #include "core/errors.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 
 namespace corebank::core {
 
@@ -69,7 +69,7 @@ std::string random_bytes(std::size_t count) {
     return out;
 }
 
-std::string random_token() { return base64url_encode(random_bytes(opaque_token_bytes)); }
+std::string random_token() { return base64url_encode(random_bytes(limits::auth::opaque_token_bytes)); }
 
 bool constant_time_equal(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;

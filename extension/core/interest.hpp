@@ -25,6 +25,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.hpp"
+
 namespace corebank::core::interest {
 
 __extension__ typedef __int128 Micro;  // micro-minor units (10^-6 of a minor unit)
@@ -33,7 +35,7 @@ inline constexpr std::int64_t micro_per_minor = 1'000'000;
 inline constexpr std::int64_t days_per_year = 365;
 inline constexpr std::int64_t bp_per_unit = 10'000;
 inline constexpr std::int32_t rate_bp_max = 100'000;          // 1000% a year
-inline constexpr std::int64_t amount_minor_max = 1'000'000'000'000'000;
+using limits::amount_minor_max;
 inline constexpr std::size_t tiers_max = 16;
 inline constexpr int fx_rate_decimals_max = 10;
 inline constexpr std::size_t micro_text_length_max = 40;

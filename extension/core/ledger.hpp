@@ -19,15 +19,16 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "core/utf8.hpp"
 
 namespace corebank::core::ledger {
 
-// Bounds. Amounts: 10^15 minor units (ten trillion in a 2-decimal currency)
-// per line keeps the sum of 256 lines far inside a bigint.
+// Bounds. A line's amount is at most limits::amount_minor_max (10^15 minor
+// units), which keeps the sum of 256 lines far inside a bigint.
 inline constexpr std::size_t lines_min = 2;
 inline constexpr std::size_t lines_max = 256;
-inline constexpr std::int64_t amount_minor_max = 1'000'000'000'000'000;
+using limits::amount_minor_max;
 inline constexpr std::size_t reference_length_max = 64;
 inline constexpr std::size_t description_length_max = 500;
 inline constexpr std::size_t narrative_length_max = 500;

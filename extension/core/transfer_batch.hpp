@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.hpp"
+
 namespace corebank::core::transfer_batch {
 
 // The body is bounded at 4 MiB (the tier's batch_max_body_bytes by default):
@@ -30,7 +32,7 @@ inline constexpr std::size_t reference_length_max = 64;   // the ledger's refere
 inline constexpr std::size_t narrative_length_max = 400;  // that of POST /v1/transfers
 inline constexpr std::size_t channel_length_max = 32;
 inline constexpr std::size_t idempotency_key_length_max = 128;
-inline constexpr std::int64_t amount_minor_max = 1'000'000'000'000'000;  // the ledger's line limit
+using limits::amount_minor_max;  // the ledger's line limit
 
 // A batch may move more than a bigint in total (8,000 x 10^15): the engine
 // checks every running balance for overflow, transfer by transfer.

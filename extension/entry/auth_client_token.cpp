@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_audit.hpp"
@@ -102,8 +102,8 @@ COREBANK_FUNCTION(auth_client_token) {
         }
     }
     // An id longer than any client's cannot authenticate.
-    if (client_id.empty() || pg::utf8_length(client_id) > core::client_id_length_max) throw_invalid_client();
-    const settings::Identity settings = settings::current();
+    if (client_id.empty() || pg::utf8_length(client_id) > core::limits::auth::client_id_length_max) throw_invalid_client();
+    const settings::Auth settings = settings::current();
 
     spi::connect();
     if (spi::execute(select_client_sql, {spi::Arg::text(client_id)}) == 0) throw_invalid_client();

@@ -73,7 +73,7 @@ COREBANK_FUNCTION(generate_rsa_key) {
 
 /* SQL function: corebank.auth_ensure_signing_key() returns text */
 COREBANK_FUNCTION(auth_ensure_signing_key) {
-    const settings::Identity settings = settings::current();
+    const settings::Auth settings = settings::current();
     spi::connect();
     const std::string kid = pg::auth_signing::ensure_active_key(settings.signing_key_rotation_days);
     spi::finish();
@@ -90,7 +90,7 @@ COREBANK_FUNCTION(auth_rotate_signing_key) {
 
 /* SQL function: corebank.auth_jwks() returns jsonb */
 COREBANK_FUNCTION(auth_jwks) {
-    const settings::Identity settings = settings::current();
+    const settings::Auth settings = settings::current();
     spi::connect();
     const std::uint64_t rows = spi::execute(jwks_sql, {spi::Arg::int4(settings.access_token_ttl_s)});
     CB_CHECK(rows == 1);  // an aggregate always answers one row

@@ -11,7 +11,7 @@
 // (SELECT .. FOR UPDATE) before reading the counter or counting sessions.
 // Outcomes that must persist (a counted failure, a rate-limit hit) are
 // returned as {"outcome": ...}: raising would roll them back.
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_access_tokens.hpp"
@@ -34,8 +34,8 @@ namespace spi = corebank::pg::spi;
 
 constexpr std::size_t ip_length_max = 64;
 
-static_assert(core::live_sessions_per_user_max >= 1);
-static_assert(core::lockout_minutes > 0);
+static_assert(core::limits::auth::live_sessions_per_user_max >= 1);
+static_assert(core::limits::auth::lockout_minutes > 0);
 
 /*---- begin ----*/
 
@@ -87,7 +87,7 @@ FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
                           args::text(fcinfo, 4),
                           args::text(fcinfo, 5),
                           args::bytea(fcinfo, 6)};
-    args::check_length(request.channel, "channel", core::channel_length_max);
+    args::check_length(request.channel, "channel", core::limits::auth::channel_length_max);
     args::check_length(request.ip, "ip", ip_length_max);
     args::check_sha256(request.refresh_token_hash, "refresh_token_hash");
     if (request.password_ok && !request.refresh_token_hash) args::throw_validation("refresh_token_hash: is required");
@@ -96,11 +96,11 @@ FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
 
 // A wrong password: counts it, and locks the account at the threshold.
 void record_failure(const FinishRequest& request, std::int64_t failed_attempts_before) {
-    CB_CHECK(failed_attempts_before >= 0 && failed_attempts_before < core::failed_logins_before_lockout);
+    CB_CHECK(failed_attempts_before >= 0 && failed_attempts_before < core::limits::auth::failed_logins_before_lockout);
     const std::int64_t failed_attempts = failed_attempts_before + 1;
     pg::auth_audit::record("login_failed", request.user_id, request.channel, request.ip);
-    if (failed_attempts >= core::failed_logins_before_lockout) {
-        spi::execute(lock_account_sql, {spi::Arg::uuid(request.user_id), spi::Arg::int4(core::lockout_minutes)});
+    if (failed_attempts >= core::limits::auth::failed_logins_before_lockout) {
+        spi::execute(lock_account_sql, {spi::Arg::uuid(request.user_id), spi::Arg::int4(core::limits::auth::lockout_minutes)});
         pg::auth_audit::record("locked", request.user_id, request.channel, request.ip);
     } else {
         spi::execute(set_failed_attempts_sql,
@@ -111,9 +111,9 @@ void record_failure(const FinishRequest& request, std::int64_t failed_attempts_b
 // Makes room for one more session under the cap by revoking the oldest.
 void enforce_session_cap(const Uuid& user_id) {
     const std::int64_t live = pg::auth_sessions::live_count(user_id);
-    const std::int64_t excess = live - (core::live_sessions_per_user_max - 1);
+    const std::int64_t excess = live - (core::limits::auth::live_sessions_per_user_max - 1);
     if (excess > 0) pg::auth_sessions::revoke_oldest(user_id, excess, "session_cap");
-    CB_CHECK(pg::auth_sessions::live_count(user_id) <= core::live_sessions_per_user_max - 1);
+    CB_CHECK(pg::auth_sessions::live_count(user_id) <= core::limits::auth::live_sessions_per_user_max - 1);
 }
 
 }  // namespace
@@ -125,8 +125,8 @@ COREBANK_FUNCTION(auth_login_begin) {
     const std::optional<std::string> client_id = args::text(fcinfo, 2);
     const bool by_email = kind == "email";
     if (!by_email && kind != "phone") args::throw_validation("identifier_kind: must be email or phone");
-    args::check_length(identifier, "identifier", core::email_length_max);
-    const settings::Identity settings = settings::current();
+    args::check_length(identifier, "identifier", core::limits::auth::email_length_max);
+    const settings::Auth settings = settings::current();
 
     // The rate limit counts the normalised identifier, so "A@x.com " and
     // "a@x.com" (or a phone with and without '+') share one budget.
@@ -164,7 +164,7 @@ COREBANK_FUNCTION(auth_login_begin) {
 /* SQL function: corebank.auth_login_finish(user_id uuid, password_ok bool, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea) returns jsonb */
 COREBANK_FUNCTION(auth_login_finish) {
     const FinishRequest request = read_finish_request(fcinfo);
-    const settings::Identity settings = settings::current();
+    const settings::Auth settings = settings::current();
 
     spi::connect();
     pg::auth_clients::require_active_or_absent(request.client_id);
@@ -195,7 +195,7 @@ COREBANK_FUNCTION(auth_login_finish) {
     const Uuid session_id = pg::auth_sessions::open(pg::auth_sessions::NewSession{
         request.user_id, request.client_id, audience, request.channel, request.ip, request.user_agent,
         request.refresh_token_hash.value(), settings.refresh_token_ttl_s});
-    CB_CHECK(pg::auth_sessions::live_count(request.user_id) <= core::live_sessions_per_user_max);
+    CB_CHECK(pg::auth_sessions::live_count(request.user_id) <= core::limits::auth::live_sessions_per_user_max);
 
     const pg::auth_access_tokens::Issued issued =
         pg::auth_access_tokens::issue_for_user(request.user_id, session_id, audience, settings);

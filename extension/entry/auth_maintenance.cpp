@@ -52,7 +52,7 @@ constexpr const char report_sql[] =
 
 /* SQL function: corebank.auth_maintenance() returns jsonb */
 COREBANK_FUNCTION(auth_maintenance) {
-    const settings::Identity settings = settings::current();
+    const settings::Auth settings = settings::current();
     const std::int32_t window_s_max = std::max(settings.login_rate_window_s, settings.reset_rate_window_s);
     CB_CHECK(window_s_max > 0);
     const spi::Arg batch = spi::Arg::int4(prune_batch_rows_max);

@@ -14,7 +14,7 @@
 // outstanding token of that user, so an older mailed link dies with it.
 // The database never sees the reset link or the plaintext token.
 #include "core/errors.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_audit.hpp"
@@ -95,9 +95,9 @@ COREBANK_FUNCTION(auth_password_forgot) {
     const std::optional<std::string> client_id = args::text(fcinfo, 1);
     const std::optional<std::string> ip = args::text(fcinfo, 2);
     const std::string token_hash = require_token_hash(fcinfo, 3);
-    args::check_length(email, "email", core::email_length_max);
+    args::check_length(email, "email", core::limits::auth::email_length_max);
     args::check_length(ip, "ip", ip_length_max);
-    const settings::Identity settings = settings::current();
+    const settings::Auth settings = settings::current();
 
     spi::connect();
     if (!pg::auth_rate_limiter::hit("reset", ip.value_or(""), settings.reset_rate_limit, settings.reset_rate_window_s)) {
@@ -109,7 +109,7 @@ COREBANK_FUNCTION(auth_password_forgot) {
     // (NULL branding): forgot always answers the same.
     std::optional<std::string> link_base;
     std::optional<std::string> app_name;
-    if (client_id && pg::utf8_length(*client_id) <= core::client_id_length_max &&
+    if (client_id && pg::utf8_length(*client_id) <= core::limits::auth::client_id_length_max &&
         spi::execute(select_branding_sql, {spi::Arg::text(client_id)}) == 1) {
         link_base = spi::get_text(0, 1);
         app_name = spi::get_text(0, 2);

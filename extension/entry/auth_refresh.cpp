@@ -91,7 +91,7 @@ Datum outcome(const char* json_literal) {
 /* SQL function: corebank.auth_refresh(refresh_token_hash bytea, new_refresh_token_hash bytea, ip text, user_agent text) returns jsonb */
 COREBANK_FUNCTION(auth_refresh) {
     const RefreshRequest request = read_request(fcinfo);
-    const settings::Identity settings = settings::current();
+    const settings::Auth settings = settings::current();
 
     spi::connect();
     if (spi::execute(select_token_owner_sql, {spi::Arg::bytea(request.token_hash)}) == 0) {

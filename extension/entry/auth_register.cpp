@@ -8,7 +8,7 @@
 // ON CONFLICT DO NOTHING, which waits for a concurrent insert of the same
 // email or phone to commit, and only then do we look at which one conflicted.
 #include "core/errors.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_access_tokens.hpp"
@@ -72,7 +72,7 @@ void check_request(const RegisterRequest& request) {
     if (!request.email && !request.phone) {
         throw core::CoreError(core::sqlstate_bad_request, "Either an email or a phone number is required");
     }
-    args::check_length(request.email, "email", core::email_length_max);
+    args::check_length(request.email, "email", core::limits::auth::email_length_max);
     if (request.email && (request.email->size() < 3 || request.email->find('@') == std::string::npos)) {
         args::throw_validation("email: must be a well-formed email address");
     }
@@ -82,9 +82,9 @@ void check_request(const RegisterRequest& request) {
     if (!pg::password_hash_valid(request.password_hash)) {
         args::throw_validation("password_hash: must be an argon2id encoded hash");
     }
-    args::check_length(request.first_name, "firstName", core::name_length_max);
-    args::check_length(request.last_name, "lastName", core::name_length_max);
-    args::check_length(request.channel, "channel", core::channel_length_max);
+    args::check_length(request.first_name, "firstName", core::limits::auth::name_length_max);
+    args::check_length(request.last_name, "lastName", core::limits::auth::name_length_max);
+    args::check_length(request.channel, "channel", core::limits::auth::channel_length_max);
     args::check_length(request.ip, "ip", ip_length_max);
     args::check_sha256(request.refresh_token_hash, "refresh_token_hash");
 }
@@ -116,7 +116,7 @@ Uuid insert_user(const RegisterRequest& request) {
 /* SQL function: corebank.auth_register(email text, phone text, password_hash text, first_name text, last_name text, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea) returns jsonb */
 COREBANK_FUNCTION(auth_register) {
     const RegisterRequest request = read_request(fcinfo);
-    const settings::Identity settings = settings::current();
+    const settings::Auth settings = settings::current();
 
     spi::connect();
     // The clientId rule comes first (contract); nothing is written before

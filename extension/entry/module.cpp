@@ -1,12 +1,16 @@
 // module.cpp: the corebank module: PG_MODULE_MAGIC and _PG_init.
 //
 // _PG_init registers the corebank.* settings of the identity contract
-// (docs/design/identity-db-api.md) with bounds that keep a typo from
-// disabling a rule (a zero TTL, a negative limit), and reserves the prefix so
-// a misspelt corebank.* setting is reported instead of silently ignored.
-// It runs inside PostgreSQL with no C++ object alive, so it may ereport.
+// (docs/design/identity-db-api.md): one GUC per row of the settings table
+// (core/settings_table.hpp) that the database reads (Side::both), with the
+// row's default and range, so the range a typo must stay inside (a zero TTL,
+// a negative limit) is the same here as in the tier and in corebank.conf.
+// It reserves the prefix so a misspelt corebank.* setting is reported
+// instead of silently ignored. It runs inside PostgreSQL with no C++ object
+// alive, so it may ereport.
 #include <cstring>
 
+#include "core/settings_table.hpp"
 #include "pg/postgres.hpp"
 #include "pg/settings.hpp"
 
@@ -15,39 +19,54 @@ PG_MODULE_MAGIC;
 void _PG_init(void);
 }
 
-namespace corebank::settings {
-
-/*---- GUC variables ----*/
-char* issuer = nullptr;
-char* default_audience = nullptr;
-int access_token_ttl_s = 900;
-int refresh_token_ttl_s = 2592000;
-int reset_token_ttl_s = 1800;
-int login_rate_limit = 20;
-int login_rate_window_s = 60;
-int reset_rate_limit = 5;
-int reset_rate_window_s = 3600;
-int signing_key_rotation_days = 30;
-
-Identity current() {
-    return Identity{issuer != nullptr ? issuer : "",
-                    default_audience != nullptr ? default_audience : "",
-                    access_token_ttl_s,
-                    refresh_token_ttl_s,
-                    reset_token_ttl_s,
-                    login_rate_limit,
-                    login_rate_window_s,
-                    reset_rate_limit,
-                    reset_rate_window_s,
-                    signing_key_rotation_days};
-}
-
-}  // namespace corebank::settings
-
 namespace {
 
-constexpr int day_s = 86400;
+namespace table = corebank::core::settings_table;
+
+constexpr std::size_t guc_name_length_max = 63;  // NAMEDATALEN - 1
+constexpr std::string_view guc_prefix = "corebank.";
 constexpr int text_setting_length_max = 255;
+
+// Every row the database reads is an integer or a text GUC.
+constexpr bool database_rows_are_integer_or_text() {
+    for (const table::Setting* setting : table::all)
+        if (setting->side == table::Side::both && setting->kind != table::Kind::integer &&
+            setting->kind != table::Kind::text)
+            return false;
+    return true;
+}
+static_assert(database_rows_are_integer_or_text());
+
+constexpr bool database_names_fit() {
+    for (const table::Setting* setting : table::all)
+        if (setting->side == table::Side::both && guc_prefix.size() + setting->name.size() > guc_name_length_max)
+            return false;
+    return true;
+}
+static_assert(database_names_fit());
+
+/*---- GUC variables ----*/
+// One slot per row of table::all, by position; PostgreSQL keeps the address
+// of each slot it was given, so the arrays live as long as the process.
+int integer_values[table::count];
+char* text_values[table::count];
+
+// The value of an integer row the database reads; checked at compile time.
+template <const table::Setting& setting>
+int integer_value() {
+    constexpr std::size_t index = table::index_of(setting);
+    static_assert(index < table::count, "the row is not in settings_table::all");
+    static_assert(setting.side == table::Side::both && setting.kind == table::Kind::integer);
+    return integer_values[index];
+}
+
+template <const table::Setting& setting>
+std::string text_value() {
+    constexpr std::size_t index = table::index_of(setting);
+    static_assert(index < table::count, "the row is not in settings_table::all");
+    static_assert(setting.side == table::Side::both && setting.kind == table::Kind::text);
+    return text_values[index] != nullptr ? text_values[index] : "";
+}
 
 // Text settings end up in every token: non-empty, bounded, printable ASCII.
 bool check_token_text(char** new_value, void** /*extra*/, GucSource /*source*/) {
@@ -71,38 +90,44 @@ bool check_token_text(char** new_value, void** /*extra*/, GucSource /*source*/) 
     return true;
 }
 
-void define_int(const char* name, const char* description, int* variable, int boot_value, int minimum,
-                int maximum) {
-    DefineCustomIntVariable(name, description, nullptr, variable, boot_value, minimum, maximum, PGC_USERSET, 0,
-                            nullptr, nullptr, nullptr);
+// Registers one row. PostgreSQL copies the name but keeps the description
+// and the boot value as given: both point into the table's string literals.
+void define_setting(const table::Setting& setting, std::size_t index) {
+    char name[guc_name_length_max + 1];
+    std::memcpy(name, guc_prefix.data(), guc_prefix.size());
+    std::memcpy(name + guc_prefix.size(), setting.name.data(), setting.name.size());
+    name[guc_prefix.size() + setting.name.size()] = '\0';
+    if (setting.kind == table::Kind::integer) {
+        DefineCustomIntVariable(name, setting.description.data(), nullptr, &integer_values[index],
+                                setting.default_integer, setting.minimum, setting.maximum, PGC_USERSET, 0, nullptr,
+                                nullptr, nullptr);
+    } else {
+        DefineCustomStringVariable(name, setting.description.data(), nullptr, &text_values[index],
+                                   setting.default_text.data(), PGC_USERSET, 0, check_token_text, nullptr, nullptr);
+    }
 }
 
 }  // namespace
 
+namespace corebank::settings {
+
+Auth current() {
+    return Auth{text_value<table::issuer>(),
+                text_value<table::default_audience>(),
+                integer_value<table::access_token_ttl_s>(),
+                integer_value<table::refresh_token_ttl_s>(),
+                integer_value<table::reset_token_ttl_s>(),
+                integer_value<table::login_rate_limit>(),
+                integer_value<table::login_rate_window_s>(),
+                integer_value<table::reset_rate_limit>(),
+                integer_value<table::reset_rate_window_s>(),
+                integer_value<table::signing_key_rotation_days>()};
+}
+
+}  // namespace corebank::settings
+
 void _PG_init(void) {
-    using namespace corebank::settings;
-
-    DefineCustomStringVariable("corebank.issuer", "Issuer (iss) of every token.", nullptr, &issuer,
-                               "http://127.0.0.1:8081", PGC_USERSET, 0, check_token_text, nullptr, nullptr);
-    DefineCustomStringVariable("corebank.default_audience", "Audience (aud) of user tokens issued without a clientId.",
-                               nullptr, &default_audience, "corebank", PGC_USERSET, 0, check_token_text, nullptr,
-                               nullptr);
-    define_int("corebank.access_token_ttl_s", "Access token lifetime, seconds.", &access_token_ttl_s, 900, 60,
-               day_s);
-    define_int("corebank.refresh_token_ttl_s", "Refresh token (session) lifetime, seconds.", &refresh_token_ttl_s,
-               2592000, 300, 365 * day_s);
-    define_int("corebank.reset_token_ttl_s", "Password reset token lifetime, seconds.", &reset_token_ttl_s, 1800, 60,
-               day_s);
-    define_int("corebank.login_rate_limit", "Login attempts allowed per identifier per window.", &login_rate_limit, 20,
-               1, 100000);
-    define_int("corebank.login_rate_window_s", "Login rate-limit window, seconds.", &login_rate_window_s, 60, 1,
-               day_s);
-    define_int("corebank.reset_rate_limit", "Password reset requests allowed per client IP per window.",
-               &reset_rate_limit, 5, 1, 100000);
-    define_int("corebank.reset_rate_window_s", "Password reset rate-limit window, seconds.", &reset_rate_window_s,
-               3600, 1, 7 * day_s);
-    define_int("corebank.signing_key_rotation_days", "Age in days after which a new signing key is made.",
-               &signing_key_rotation_days, 30, 1, 365);
-
+    for (std::size_t index = 0; index < table::count; ++index)
+        if (table::all[index]->side == table::Side::both) define_setting(*table::all[index], index);
     MarkGUCPrefixReserved("corebank");
 }

@@ -44,7 +44,7 @@ constexpr const char token_block_outcome_sql[] =
 }  // namespace
 
 Issued issue_for_user(const Uuid& user_id, const Uuid& session_id, const std::string& audience,
-                      const settings::Identity& settings) {
+                      const settings::Auth& settings) {
     CB_CHECK(!audience.empty());
     CB_CHECK(settings.access_token_ttl_s > 0);
     const std::uint64_t rows = spi::execute(

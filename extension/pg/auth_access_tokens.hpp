@@ -23,7 +23,7 @@ struct Issued {
 };
 
 Issued issue_for_user(const Uuid& user_id, const Uuid& session_id, const std::string& audience,
-                      const settings::Identity& settings);
+                      const settings::Auth& settings);
 
 enum class BlockShape {
     bare,        // {"accessToken", "tokenType", "expiresIn", "user", "sessionId"}

@@ -2,7 +2,7 @@
 #include "pg/auth_clients.hpp"
 
 #include "core/errors.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "pg/spi.hpp"
 #include "pg/values.hpp"
 
@@ -19,7 +19,7 @@ void require_active_or_absent(const std::optional<std::string>& client_id) {
     if (!client_id) return;
     // An over-long id cannot exist (check constraint); answer like any unknown id.
     bool active = false;
-    if (!client_id->empty() && utf8_length(*client_id) <= core::client_id_length_max) {
+    if (!client_id->empty() && utf8_length(*client_id) <= core::limits::auth::client_id_length_max) {
         const std::uint64_t rows = spi::execute(select_client_active_sql, {spi::Arg::text(*client_id)});
         active = rows == 1 && spi::get_bool(0, 1).value_or(false);
     }

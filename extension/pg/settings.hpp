@@ -1,28 +1,19 @@
 // settings.hpp: the corebank.* GUCs (docs/design/identity-db-api.md, Settings).
 //
-// The variables are defined and registered in entry/module.cpp (_PG_init).
-// They are PGC_USERSET: the tier sets them per connection from corebank.conf.
-// Code reads them through current(), which copies them into C++ values at the
-// start of a call, so a SET inside a nested query cannot change them halfway.
+// Which GUCs exist, with their defaults and ranges, is the settings table
+// (core/settings_table.hpp, the rows of Side::both); entry/module.cpp
+// registers them in _PG_init. They are PGC_USERSET: the tier sets them per
+// connection from corebank.conf. Code reads them through current(), which
+// copies them into C++ values at the start of a call, so a SET inside a
+// nested query cannot change them halfway.
 #pragma once
 
 #include <string>
 
 namespace corebank::settings {
 
-// Registered with PostgreSQL in _PG_init; the addresses must stay stable.
-extern char* issuer;
-extern char* default_audience;
-extern int access_token_ttl_s;
-extern int refresh_token_ttl_s;
-extern int reset_token_ttl_s;
-extern int login_rate_limit;
-extern int login_rate_window_s;
-extern int reset_rate_limit;
-extern int reset_rate_window_s;
-extern int signing_key_rotation_days;
-
-struct Identity {
+// The identity (auth) rules' settings.
+struct Auth {
     std::string issuer;
     std::string default_audience;
     int access_token_ttl_s;
@@ -35,6 +26,6 @@ struct Identity {
     int signing_key_rotation_days;
 };
 
-Identity current();
+Auth current();
 
 }  // namespace corebank::settings

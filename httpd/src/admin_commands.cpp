@@ -7,7 +7,7 @@
 #include "auth/requests.hpp"
 #include "banking/handlers.hpp"
 #include "core/crypto.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "db.hpp"
 #include "db_errors.hpp"
 #include "json_body.hpp"
@@ -81,7 +81,7 @@ int run_staff_create(const Config& config, const std::vector<std::string>& args)
         if (!auth::is_valid_email(email)) return fail("--email is not a valid email address");
         const std::string& password = flags.at("password");
         const std::size_t length = utf8_length(password);
-        if (length < core::password_length_min || length > core::password_length_max)
+        if (length < core::limits::auth::password_length_min || length > core::limits::auth::password_length_max)
             return fail("--password must be 8 to 128 characters");
         const auto roles = split(flags.at("roles"), ',');
         if (roles.empty()) return fail("--roles needs at least one role");

@@ -38,20 +38,6 @@ bool parse_bool(const std::string& key, const std::string& value) {
     throw std::runtime_error("config: " + key + " must be true or false, got '" + value + "'");
 }
 
-std::vector<std::string> split_list(const std::string& value) {
-    std::vector<std::string> out;
-    std::string item;
-    for (char c : value + ",") {
-        if (c == ',') {
-            if (!trim(item).empty()) out.push_back(trim(item));
-            item.clear();
-        } else {
-            item.push_back(c);
-        }
-    }
-    return out;
-}
-
 // Event platform names: distinct, 1 to 60 of a-z 0-9 _ . - (first a letter or digit).
 constexpr std::size_t event_platform_count = 6;
 std::vector<std::string> parse_event_platforms(const std::string& key, const std::string& value) {
@@ -69,109 +55,159 @@ std::vector<std::string> parse_event_platforms(const std::string& key, const std
 }
 
 using Setter = std::function<void(Config&, const std::string& key, const std::string& value)>;
+using Getter = std::function<std::string(const Config&)>;
+using settings_table::Setting;
 
-Setter int_setter(int Config::*field, int min, int max) {
-    return [=](Config& c, const std::string& k, const std::string& v) { c.*field = parse_int(k, v, min, max); };
-}
-Setter string_setter(std::string Config::*field) {
-    return [=](Config& c, const std::string&, const std::string& v) { c.*field = v; };
-}
+// One key of corebank.conf: its row of the settings table, how a value is
+// read into the Config, and (for the rows the database reads) how it is
+// written out again.
+struct Entry {
+    const Setting* row;
+    Setter set;
+    Getter get;
+};
 
-const std::map<std::string, Setter>& setters() {
-    static const std::map<std::string, Setter> table = {
-        {"listen", string_setter(&Config::listen)},
-        {"core_port", int_setter(&Config::core_port, 1, 65535)},
-        {"identity_port", int_setter(&Config::identity_port, 1, 65535)},
-        {"verify_port", int_setter(&Config::verify_port, 1, 65535)},
-        {"events_port", int_setter(&Config::events_port, 1, 65535)},
-        {"reactor_threads", int_setter(&Config::reactor_threads, 1, reactor_threads_max)},
-        {"db_pool_size", int_setter(&Config::db_pool_size, 1, db_pool_size_max)},
-        {"max_body_bytes",
-         [](Config& c, const std::string& k, const std::string& v) {
-             c.max_body_bytes = static_cast<std::size_t>(parse_int(k, v, 1024, static_cast<int>(max_body_bytes_max)));
-         }},
-        {"batch_max_body_bytes",
-         [](Config& c, const std::string& k, const std::string& v) {
-             c.batch_max_body_bytes =
-                 static_cast<std::size_t>(parse_int(k, v, 1024, static_cast<int>(max_body_bytes_max)));
-         }},
-        {"trusted_proxies", [](Config& c, const std::string&, const std::string& v) { c.trusted_proxies = split_list(v); }},
-        {"database_url", string_setter(&Config::database_url)},
-        {"read_database_url", string_setter(&Config::read_database_url)},
-        {"statement_timeout_ms", int_setter(&Config::statement_timeout_ms, 100, 600000)},
-        {"batch_statement_timeout_ms", int_setter(&Config::batch_statement_timeout_ms, 100, 600000)},
-        {"issuer", string_setter(&Config::issuer)},
-        {"default_audience", string_setter(&Config::default_audience)},
-        {"access_token_ttl_s", int_setter(&Config::access_token_ttl_s, 60, 86400)},
-        {"refresh_token_ttl_s", int_setter(&Config::refresh_token_ttl_s, 300, 31536000)},
-        {"reset_token_ttl_s", int_setter(&Config::reset_token_ttl_s, 60, 86400)},
-        {"login_rate_limit", int_setter(&Config::login_rate_limit, 1, 100000)},  // the GUC's bound
-        {"login_rate_window_s", int_setter(&Config::login_rate_window_s, 1, 86400)},
-        {"reset_rate_limit", int_setter(&Config::reset_rate_limit, 1, 100000)},  // the GUC's bound
-        {"reset_rate_window_s", int_setter(&Config::reset_rate_window_s, 1, 86400)},
-        {"signing_key_rotation_days", int_setter(&Config::signing_key_rotation_days, 1, 3650)},
-        {"reset_link_base", string_setter(&Config::reset_link_base)},
-        {"app_name", string_setter(&Config::app_name)},
-        {"mail_transport",
-         [](Config& c, const std::string& k, const std::string& v) {
-             if (v != "file" && v != "smtp") throw std::runtime_error("config: " + k + " must be file or smtp");
-             c.mail_transport = v;
-         }},
-        {"mail_dir", string_setter(&Config::mail_dir)},
-        {"smtp_url", string_setter(&Config::smtp_url)},
-        {"mail_from", string_setter(&Config::mail_from)},
-        {"data_key_file", string_setter(&Config::data_key_file)},
-        {"policy_file", string_setter(&Config::policy_file)},
-        {"external_kyc_provider_mode",
-         [](Config& c, const std::string& k, const std::string& v) {
-             std::string mode;
-             for (char ch : v) mode.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
-             if (mode.empty() || mode.size() > 32 || mode.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != std::string::npos)
-                 throw std::runtime_error("config: " + k + " must be 1 to 32 of A-Z and _ (STUB is the built-in provider)");
-             c.external_kyc_provider_mode = mode;
-         }},
-        {"verify_public_url",
-         [](Config& c, const std::string& k, const std::string& v) {
-             if (!v.empty() && v.rfind("http://", 0) != 0 && v.rfind("https://", 0) != 0)
-                 throw std::runtime_error("config: " + k + " must be an http(s) URL or empty");
-             c.verify_public_url = v;
-         }},
-        {"verify_session_lifetime_s", int_setter(&Config::verify_session_lifetime_s, 300, 604800)},
-        {"verify_client_token_ttl_s", int_setter(&Config::verify_client_token_ttl_s, 60, 86400)},
-        {"verify_image_bytes_max", int_setter(&Config::verify_image_bytes_max, 65536, 16777216)},
-        {"verify_check_provider",
-         [](Config& c, const std::string& k, const std::string& v) {
-             if (v != "offline") throw std::runtime_error("config: " + k + " must be offline (the built-in provider)");
-             c.verify_check_provider = v;
-         }},
-        {"verify_webhook_timeout_ms", int_setter(&Config::verify_webhook_timeout_ms, 500, 60000)},
-        {"verify_webhook_backoff_base_s", int_setter(&Config::verify_webhook_backoff_base_s, 1, 86400)},
-        {"verify_webhook_backoff_max_s", int_setter(&Config::verify_webhook_backoff_max_s, 1, 604800)},
-        {"verify_webhook_attempts_max", int_setter(&Config::verify_webhook_attempts_max, 1, 100)},
-        {"event_platforms",
-         [](Config& c, const std::string& k, const std::string& v) {
-             c.event_platforms = parse_event_platforms(k, v);
-             if (c.event_platforms.size() != event_platform_count)
-                 throw std::runtime_error("config: " + k + " must name exactly 6 platforms");
-         }},
-        {"event_platforms_inactive",
-         [](Config& c, const std::string& k, const std::string& v) { c.event_platforms_inactive = parse_event_platforms(k, v); }},
-        {"home_country_calling_code",
-         [](Config& c, const std::string& k, const std::string& v) {
-             const bool digits = !v.empty() && v.size() <= 3 && v[0] != '0' &&
-                                 v.find_first_not_of("0123456789") == std::string::npos;
-             if (!digits) throw std::runtime_error("config: " + k + " must be 1 to 3 digits, not starting with 0");
-             c.home_country_calling_code = v;
-         }},
-        {"log_requests", [](Config& c, const std::string& k, const std::string& v) { c.log_requests = parse_bool(k, v); }},
+// An integer within its row's range.
+Entry integer_entry(const Setting& row, int Config::*field) {
+    return Entry{&row,
+                 [&row, field](Config& c, const std::string& k, const std::string& v) {
+                     c.*field = parse_int(k, v, row.minimum, row.maximum);
+                 },
+                 [field](const Config& c) { return std::to_string(c.*field); }};
+}
+Entry size_entry(const Setting& row, std::size_t Config::*field) {
+    return Entry{&row,
+                 [&row, field](Config& c, const std::string& k, const std::string& v) {
+                     c.*field = static_cast<std::size_t>(parse_int(k, v, row.minimum, row.maximum));
+                 },
+                 [field](const Config& c) { return std::to_string(c.*field); }};
+}
+Entry string_entry(const Setting& row, std::string Config::*field) {
+    return Entry{&row, [field](Config& c, const std::string&, const std::string& v) { c.*field = v; },
+                 [field](const Config& c) { return c.*field; }};
+}
+Entry checked_entry(const Setting& row, Setter set) { return Entry{&row, std::move(set), nullptr}; }
+
+// Every key, in the table's order (settings_table::all); the constructor
+// below refuses a row without an entry, so adding a row means adding its
+// entry here and its member to Config.
+const std::vector<Entry>& entries() {
+    namespace t = settings_table;
+    static const std::vector<Entry> list = {
+        string_entry(t::listen, &Config::listen),
+        integer_entry(t::core_port, &Config::core_port),
+        integer_entry(t::identity_port, &Config::identity_port),
+        integer_entry(t::verify_port, &Config::verify_port),
+        integer_entry(t::events_port, &Config::events_port),
+        integer_entry(t::reactor_threads, &Config::reactor_threads),
+        integer_entry(t::db_pool_size, &Config::db_pool_size),
+        size_entry(t::max_body_bytes, &Config::max_body_bytes),
+        size_entry(t::batch_max_body_bytes, &Config::batch_max_body_bytes),
+        checked_entry(t::trusted_proxies,
+                      [](Config& c, const std::string&, const std::string& v) { c.trusted_proxies = split_list(v); }),
+        string_entry(t::database_url, &Config::database_url),
+        string_entry(t::read_database_url, &Config::read_database_url),
+        integer_entry(t::statement_timeout_ms, &Config::statement_timeout_ms),
+        integer_entry(t::batch_statement_timeout_ms, &Config::batch_statement_timeout_ms),
+        string_entry(t::issuer, &Config::issuer),
+        string_entry(t::default_audience, &Config::default_audience),
+        integer_entry(t::access_token_ttl_s, &Config::access_token_ttl_s),
+        integer_entry(t::refresh_token_ttl_s, &Config::refresh_token_ttl_s),
+        integer_entry(t::reset_token_ttl_s, &Config::reset_token_ttl_s),
+        integer_entry(t::login_rate_limit, &Config::login_rate_limit),
+        integer_entry(t::login_rate_window_s, &Config::login_rate_window_s),
+        integer_entry(t::reset_rate_limit, &Config::reset_rate_limit),
+        integer_entry(t::reset_rate_window_s, &Config::reset_rate_window_s),
+        integer_entry(t::signing_key_rotation_days, &Config::signing_key_rotation_days),
+        string_entry(t::reset_link_base, &Config::reset_link_base),
+        string_entry(t::app_name, &Config::app_name),
+        checked_entry(t::mail_transport,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          if (v != "file" && v != "smtp") throw std::runtime_error("config: " + k + " must be file or smtp");
+                          c.mail_transport = v;
+                      }),
+        string_entry(t::mail_dir, &Config::mail_dir),
+        string_entry(t::smtp_url, &Config::smtp_url),
+        string_entry(t::mail_from, &Config::mail_from),
+        string_entry(t::data_key_file, &Config::data_key_file),
+        string_entry(t::policy_file, &Config::policy_file),
+        checked_entry(t::external_kyc_provider_mode,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          std::string mode;
+                          for (char ch : v) mode.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+                          if (mode.empty() || mode.size() > 32 ||
+                              mode.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != std::string::npos)
+                              throw std::runtime_error("config: " + k +
+                                                       " must be 1 to 32 of A-Z and _ (STUB is the built-in provider)");
+                          c.external_kyc_provider_mode = mode;
+                      }),
+        checked_entry(t::verify_public_url,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          if (!v.empty() && v.rfind("http://", 0) != 0 && v.rfind("https://", 0) != 0)
+                              throw std::runtime_error("config: " + k + " must be an http(s) URL or empty");
+                          c.verify_public_url = v;
+                      }),
+        integer_entry(t::verify_session_lifetime_s, &Config::verify_session_lifetime_s),
+        integer_entry(t::verify_client_token_ttl_s, &Config::verify_client_token_ttl_s),
+        integer_entry(t::verify_image_bytes_max, &Config::verify_image_bytes_max),
+        checked_entry(t::verify_check_provider,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          if (v != "offline")
+                              throw std::runtime_error("config: " + k + " must be offline (the built-in provider)");
+                          c.verify_check_provider = v;
+                      }),
+        integer_entry(t::verify_webhook_timeout_ms, &Config::verify_webhook_timeout_ms),
+        integer_entry(t::verify_webhook_backoff_base_s, &Config::verify_webhook_backoff_base_s),
+        integer_entry(t::verify_webhook_backoff_max_s, &Config::verify_webhook_backoff_max_s),
+        integer_entry(t::verify_webhook_attempts_max, &Config::verify_webhook_attempts_max),
+        checked_entry(t::event_platforms,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          c.event_platforms = parse_event_platforms(k, v);
+                          if (c.event_platforms.size() != event_platform_count)
+                              throw std::runtime_error("config: " + k + " must name exactly 6 platforms");
+                      }),
+        checked_entry(t::event_platforms_inactive,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          c.event_platforms_inactive = parse_event_platforms(k, v);
+                      }),
+        checked_entry(t::home_country_calling_code,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          const bool digits = !v.empty() && v.size() <= 3 && v[0] != '0' &&
+                                              v.find_first_not_of("0123456789") == std::string::npos;
+                          if (!digits) throw std::runtime_error("config: " + k + " must be 1 to 3 digits, not starting with 0");
+                          c.home_country_calling_code = v;
+                      }),
+        checked_entry(t::log_requests,
+                      [](Config& c, const std::string& k, const std::string& v) { c.log_requests = parse_bool(k, v); }),
     };
-    return table;
+    return list;
+}
+
+// The entries by key; every row of the table has exactly one, in its order.
+const std::map<std::string, const Entry*>& setters() {
+    static const std::map<std::string, const Entry*> by_key = [] {
+        const std::vector<Entry>& list = entries();
+        if (list.size() != settings_table::count)
+            throw std::logic_error("config: the entries do not cover settings_table::all");
+        std::map<std::string, const Entry*> out;
+        for (std::size_t index = 0; index < list.size(); ++index) {
+            if (list[index].row != settings_table::all[index])
+                throw std::logic_error("config: entry " + std::to_string(index) + " is not the table's row " +
+                                       std::string(settings_table::all[index]->name));
+            if (list[index].row->side == settings_table::Side::both && !list[index].get)
+                throw std::logic_error("config: the database reads " + std::string(list[index].row->name) +
+                                       ", whose entry cannot write it out");
+            out.emplace(std::string(list[index].row->name), &list[index]);
+        }
+        return out;
+    }();
+    return by_key;
 }
 
 void apply(Config& config, const std::string& key, const std::string& value) {
     const auto it = setters().find(key);
     if (it == setters().end()) throw std::runtime_error("config: unknown key '" + key + "'");
-    it->second(config, key, value);
+    it->second->set(config, key, value);
 }
 
 std::string resolve_path(const std::string& base_dir, const std::string& path) {
@@ -180,6 +216,40 @@ std::string resolve_path(const std::string& base_dir, const std::string& path) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_list(std::string_view value) {
+    std::vector<std::string> out;
+    std::string item;
+    for (char c : std::string(value) + ",") {
+        if (c == ',') {
+            if (!trim(item).empty()) out.push_back(trim(item));
+            item.clear();
+        } else {
+            item.push_back(c);
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> config_keys() {
+    std::vector<std::string> keys;
+    for (const Entry& entry : entries()) keys.emplace_back(entry.row->name);
+    return keys;
+}
+
+std::optional<std::string> config_value(const Config& config, const std::string& key) {
+    const auto it = setters().find(key);
+    if (it == setters().end() || !it->second->get) return std::nullopt;
+    return it->second->get(config);
+}
+
+std::vector<std::pair<std::string, std::string>> database_settings(const Config& config) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Entry& entry : entries())
+        if (entry.row->side == settings_table::Side::both)
+            out.emplace_back("corebank." + std::string(entry.row->name), entry.get(config));
+    return out;
+}
 
 std::map<std::string, std::string> current_environment() {
     std::map<std::string, std::string> out;
@@ -210,8 +280,8 @@ Config load_config(const std::string& path, const std::map<std::string, std::str
             apply(config, trim(text.substr(0, eq)), trim(text.substr(eq + 1)));
         }
     }
-    for (const auto& [key, setter] : setters()) {
-        (void)setter;
+    for (const auto& [key, entry] : setters()) {
+        (void)entry;
         std::string env_name = "CORE_";
         for (char c : key) env_name.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
         const auto it = environment.find(env_name);

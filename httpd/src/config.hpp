@@ -4,84 +4,102 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
+
+#include "core/settings_table.hpp"
 
 namespace corebank::httpd {
 
+namespace settings_table = core::settings_table;
+
+// "a,b,c" -> {"a", "b", "c"}: blanks around items trimmed, empty items dropped.
+std::vector<std::string> split_list(std::string_view value);
+
+// Every member's default is its row's default (core/settings_table.hpp), and
+// load_config() checks each integer against its row's range.
 struct Config {
     // network
-    std::string listen = "127.0.0.1";
-    int core_port = 8080;
-    int identity_port = 8081;
-    int verify_port = 8082;
-    int events_port = 8083;
-    int reactor_threads = 1;
-    int db_pool_size = 8;
-    std::size_t max_body_bytes = 1048576;
+    std::string listen{settings_table::listen.default_text};
+    int core_port = settings_table::core_port.default_integer;
+    int identity_port = settings_table::identity_port.default_integer;
+    int verify_port = settings_table::verify_port.default_integer;
+    int events_port = settings_table::events_port.default_integer;
+    int reactor_threads = settings_table::reactor_threads.default_integer;
+    int db_pool_size = settings_table::db_pool_size.default_integer;
+    std::size_t max_body_bytes = static_cast<std::size_t>(settings_table::max_body_bytes.default_integer);
     // POST /v1/transfers/batch alone: up to 8,000 transfers (docs/design/batch-transfers.md).
-    std::size_t batch_max_body_bytes = 4194304;
-    std::vector<std::string> trusted_proxies;
+    std::size_t batch_max_body_bytes = static_cast<std::size_t>(settings_table::batch_max_body_bytes.default_integer);
+    std::vector<std::string> trusted_proxies = split_list(settings_table::trusted_proxies.default_text);
     // database
-    std::string database_url;
+    std::string database_url{settings_table::database_url.default_text};
     // A streaming hot-standby replica for the core service's lag-tolerant reads
     // (transaction search and get, statements; docs/scale-out.md). Empty: reads
     // use database_url. Opened with default_transaction_read_only=on.
-    std::string read_database_url;
-    int statement_timeout_ms = 5000;
+    std::string read_database_url{settings_table::read_database_url.default_text};
+    int statement_timeout_ms = settings_table::statement_timeout_ms.default_integer;
     // POST /v1/transfers/batch alone: its statement may wait for the account
     // locks of concurrent batches.
-    int batch_statement_timeout_ms = 60000;
-    // identity
-    std::string issuer = "http://127.0.0.1:8081";
-    std::string default_audience = "corebank";
-    int access_token_ttl_s = 900;
-    int refresh_token_ttl_s = 2592000;
-    int reset_token_ttl_s = 1800;
-    int login_rate_limit = 20;
-    int login_rate_window_s = 60;
-    int reset_rate_limit = 5;
-    int reset_rate_window_s = 3600;
-    int signing_key_rotation_days = 30;
-    std::string reset_link_base = "http://127.0.0.1:8081/auth/password/reset-form";
-    std::string app_name = "corebank";
+    int batch_statement_timeout_ms = settings_table::batch_statement_timeout_ms.default_integer;
+    // identity: the tier passes these to every connection (database_settings())
+    std::string issuer{settings_table::issuer.default_text};
+    std::string default_audience{settings_table::default_audience.default_text};
+    int access_token_ttl_s = settings_table::access_token_ttl_s.default_integer;
+    int refresh_token_ttl_s = settings_table::refresh_token_ttl_s.default_integer;
+    int reset_token_ttl_s = settings_table::reset_token_ttl_s.default_integer;
+    int login_rate_limit = settings_table::login_rate_limit.default_integer;
+    int login_rate_window_s = settings_table::login_rate_window_s.default_integer;
+    int reset_rate_limit = settings_table::reset_rate_limit.default_integer;
+    int reset_rate_window_s = settings_table::reset_rate_window_s.default_integer;
+    int signing_key_rotation_days = settings_table::signing_key_rotation_days.default_integer;
+    std::string reset_link_base{settings_table::reset_link_base.default_text};
+    std::string app_name{settings_table::app_name.default_text};
     // mail
-    std::string mail_transport = "file";
-    std::string mail_dir = "var/mail";
-    std::string smtp_url;
-    std::string mail_from = "no-reply@corebank.local";
-    std::string data_key_file = "var/secrets/data.key";
+    std::string mail_transport{settings_table::mail_transport.default_text};
+    std::string mail_dir{settings_table::mail_dir.default_text};
+    std::string smtp_url{settings_table::smtp_url.default_text};
+    std::string mail_from{settings_table::mail_from.default_text};
+    std::string data_key_file{settings_table::data_key_file.default_text};
     // core banking
-    std::string policy_file = "policies/core_operations.json";
+    std::string policy_file{settings_table::policy_file.default_text};
     // External KYC checks' provider (01-core-banking.md): only the offline STUB exists.
-    std::string external_kyc_provider_mode = "STUB";
+    std::string external_kyc_provider_mode{settings_table::external_kyc_provider_mode.default_text};
     // verification (docs/verification.md)
-    std::string verify_public_url;            // base of hostedUrl; empty: http://<listen>:<verify_port>
-    int verify_session_lifetime_s = 3600;
-    int verify_client_token_ttl_s = 900;
-    int verify_image_bytes_max = 5242880;
-    std::string verify_check_provider = "offline";
-    int verify_webhook_timeout_ms = 10000;
-    int verify_webhook_backoff_base_s = 10;
-    int verify_webhook_backoff_max_s = 3600;
-    int verify_webhook_attempts_max = 20;
+    std::string verify_public_url{settings_table::verify_public_url.default_text};  // base of hostedUrl; empty: http://<listen>:<verify_port>
+    int verify_session_lifetime_s = settings_table::verify_session_lifetime_s.default_integer;
+    int verify_client_token_ttl_s = settings_table::verify_client_token_ttl_s.default_integer;
+    int verify_image_bytes_max = settings_table::verify_image_bytes_max.default_integer;
+    std::string verify_check_provider{settings_table::verify_check_provider.default_text};
+    int verify_webhook_timeout_ms = settings_table::verify_webhook_timeout_ms.default_integer;
+    int verify_webhook_backoff_base_s = settings_table::verify_webhook_backoff_base_s.default_integer;
+    int verify_webhook_backoff_max_s = settings_table::verify_webhook_backoff_max_s.default_integer;
+    int verify_webhook_attempts_max = settings_table::verify_webhook_attempts_max.default_integer;
     // events (docs/events.md): the platform registry of six names, those of
     // them that are inactive, and the home country of phone normalisation
-    std::vector<std::string> event_platforms{"web", "android", "ios", "ussd", "whatsapp", "pos"};
-    std::vector<std::string> event_platforms_inactive;
-    std::string home_country_calling_code = "263";
+    std::vector<std::string> event_platforms = split_list(settings_table::event_platforms.default_text);
+    std::vector<std::string> event_platforms_inactive = split_list(settings_table::event_platforms_inactive.default_text);
+    std::string home_country_calling_code{settings_table::home_country_calling_code.default_text};
     // logging
-    bool log_requests = true;
+    bool log_requests = settings_table::log_requests.default_text == "true";
 };
-
-// Limits on the configuration itself (a typo must not produce a 0-thread server).
-inline constexpr int db_pool_size_max = 256;
-inline constexpr int reactor_threads_max = 64;
-inline constexpr std::size_t max_body_bytes_max = 64u * 1024u * 1024u;
 
 // Reads the file (missing file: defaults), then the environment. Throws
 // std::runtime_error naming the key on an unknown key or a bad value.
 Config load_config(const std::string& path, const std::map<std::string, std::string>& environment);
 std::map<std::string, std::string> current_environment();
+
+// The keys load_config() accepts, in the table's order: one per row.
+std::vector<std::string> config_keys();
+
+// The value of a key as corebank.conf would spell it; nullopt for the keys
+// whose value is a list, a word checked on its own, or a boolean.
+std::optional<std::string> config_value(const Config& config, const std::string& key);
+
+// The corebank.* GUCs every tier connection carries (the rows of
+// Side::both), as {"corebank.<name>", value}: the extension reads them.
+std::vector<std::pair<std::string, std::string>> database_settings(const Config& config);
 
 }  // namespace corebank::httpd

@@ -10,6 +10,7 @@
 #include "auth/context.hpp"
 #include "banking/context.hpp"
 #include "config.hpp"
+#include "core/settings_render.hpp"
 #include "events/context.hpp"
 #include "log.hpp"
 #include "server.hpp"
@@ -23,7 +24,22 @@ void usage() {
                  "       corebankd client-create --id ID --secret SECRET --scopes \"a b\" [--config FILE]\n"
                  "       corebankd routes\n"
                  "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n"
-                 "       corebankd webhook-add --url URL | webhook-list | webhook-disable --id ID\n";
+                 "       corebankd webhook-add --url URL | webhook-list | webhook-disable --id ID\n"
+                 "       corebankd settings conf|markdown|pgtap\n";
+}
+
+// Prints a file generated from the settings table: corebank.conf, the key
+// table of docs/configuration.md, pgtap/settings_ranges.sql.
+int print_settings(const std::vector<std::string>& args) {
+    namespace render = corebank::core::settings_render;
+    if (args.size() == 1 && args[0] == "conf") std::cout << render::conf();
+    else if (args.size() == 1 && args[0] == "markdown") std::cout << render::markdown();
+    else if (args.size() == 1 && args[0] == "pgtap") std::cout << render::pgtap();
+    else {
+        usage();
+        return 2;
+    }
+    return 0;
 }
 
 }  // namespace
@@ -37,6 +53,8 @@ int main(int argc, char** argv) {
     }
     const std::string command = args[0];
     args.erase(args.begin());
+    // Needs no configuration: it prints what the configuration file is made from.
+    if (command == "settings") return print_settings(args);
     std::string config_path;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--config" && i + 1 < args.size()) {

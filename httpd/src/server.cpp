@@ -34,21 +34,13 @@ namespace corebank::httpd {
 
 namespace {
 
-// GUCs every tier connection carries: the extension reads them (identity-db-api.md).
+// Settings every tier connection carries: the statement timeout, and the
+// corebank.* GUCs the extension reads (identity-db-api.md), one per row of
+// the settings table that the database reads.
 std::vector<std::pair<std::string, std::string>> connection_settings(const Config& c) {
-    return {
-        {"statement_timeout", std::to_string(c.statement_timeout_ms)},
-        {"corebank.issuer", c.issuer},
-        {"corebank.default_audience", c.default_audience},
-        {"corebank.access_token_ttl_s", std::to_string(c.access_token_ttl_s)},
-        {"corebank.refresh_token_ttl_s", std::to_string(c.refresh_token_ttl_s)},
-        {"corebank.reset_token_ttl_s", std::to_string(c.reset_token_ttl_s)},
-        {"corebank.login_rate_limit", std::to_string(c.login_rate_limit)},
-        {"corebank.login_rate_window_s", std::to_string(c.login_rate_window_s)},
-        {"corebank.reset_rate_limit", std::to_string(c.reset_rate_limit)},
-        {"corebank.reset_rate_window_s", std::to_string(c.reset_rate_window_s)},
-        {"corebank.signing_key_rotation_days", std::to_string(c.signing_key_rotation_days)},
-    };
+    std::vector<std::pair<std::string, std::string>> settings{{"statement_timeout", std::to_string(c.statement_timeout_ms)}};
+    for (auto& setting : database_settings(c)) settings.push_back(std::move(setting));
+    return settings;
 }
 
 // Lapses overdue parked changes and prunes API-key rate counters.

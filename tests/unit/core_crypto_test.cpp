@@ -12,7 +12,7 @@
 
 #include "core/crypto.hpp"
 #include "core/errors.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "auth/requests.hpp"
 #include "auth/statements.hpp"
 #include "clock.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "json_util.hpp"
 #include "password_hash.hpp"
 
@@ -50,7 +50,7 @@ std::string authenticate_client(const HttpRequest& request, const FormFields& fo
         if (!form_id || !form_secret) throw invalid_client();
         credentials = BasicCredentials{*form_id, *form_secret};
     }
-    if (credentials->user.empty() || credentials->user.size() > core::client_id_length_max ||
+    if (credentials->user.empty() || credentials->user.size() > core::limits::auth::client_id_length_max ||
         credentials->password.size() > client_secret_length_max) {
         password_verify(password_dummy_hash(), credentials->password.substr(0, client_secret_length_max));
         throw invalid_client();

@@ -5,7 +5,7 @@
 
 #include "api_error.hpp"
 #include "core/base64url.hpp"
-#include "core/identity_limits.hpp"
+#include "core/limits.hpp"
 #include "json_body.hpp"
 #include "percent_decode.hpp"
 
@@ -13,18 +13,18 @@ namespace corebank::httpd::auth {
 
 namespace {
 
-using core::password_length_max;
-using core::password_length_min;
+using core::limits::auth::password_length_max;
+using core::limits::auth::password_length_min;
 
-const TextRule email_rule{false, 1, core::email_length_max, true, true};
+const TextRule email_rule{false, 1, core::limits::auth::email_length_max, true, true};
 // Phones are validated exactly as sent: the spec gives the pattern, not a cleanup.
 const TextRule phone_rule{false, 1, 32, false, true};
-const TextRule name_rule{false, 0, core::name_length_max, true, true};
-const TextRule channel_rule{false, 0, core::channel_length_max, true, true};
-const TextRule client_id_rule{false, 1, core::client_id_length_max, true, true};
+const TextRule name_rule{false, 0, core::limits::auth::name_length_max, true, true};
+const TextRule channel_rule{false, 0, core::limits::auth::channel_length_max, true, true};
+const TextRule client_id_rule{false, 1, core::limits::auth::client_id_length_max, true, true};
 const TextRule new_password_rule{true, password_length_min, password_length_max, false, false};
-const TextRule any_password_rule{true, 1, core::login_password_length_max, false, false};
-const TextRule token_rule{true, 1, core::opaque_token_length_max, true, true};
+const TextRule any_password_rule{true, 1, core::limits::auth::login_password_length_max, false, false};
+const TextRule token_rule{true, 1, core::limits::auth::opaque_token_length_max, true, true};
 
 const char* const either_message = "Either an email or a phone number is required";
 
@@ -52,7 +52,7 @@ std::optional<std::string> form_decode(const std::string& text) { return percent
 
 bool is_valid_email(const std::string& email) {
     static const std::regex pattern(R"(^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$)");
-    return email.size() <= core::email_length_max && std::regex_match(email, pattern);
+    return email.size() <= core::limits::auth::email_length_max && std::regex_match(email, pattern);
 }
 
 bool is_valid_phone(const std::string& phone) {
