@@ -1,0 +1,20 @@
+CREATE FUNCTION corebank.auth_user_password_hash(user_id uuid) RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    current_hash text;
+BEGIN
+    IF user_id IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'user_id: is required');
+    END IF;
+    SELECT u.password_hash INTO current_hash
+    FROM corebank.auth_users u
+    WHERE u.id = user_id AND u.status = 'ACTIVE';
+    IF NOT FOUND THEN
+        PERFORM corebank_internal.fail('CBU01', 'Account is not active');
+    END IF;
+    RETURN current_hash;
+END
+$fn$;

@@ -1,0 +1,12 @@
+-- The user object of the API: absent values are JSON null.
+CREATE FUNCTION corebank_internal.user_object(user_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    AS $fn$
+BEGIN
+    RETURN (SELECT jsonb_build_object('id', u.id, 'email', u.email, 'phone', u.phone,
+                                      'firstName', u.first_name, 'lastName', u.last_name,
+                                      'kycTier', u.kyc_tier, 'roles', to_jsonb(u.roles))
+            FROM corebank.auth_users u
+            WHERE u.id = user_object.user_id);
+END
+$fn$;

@@ -1,0 +1,8 @@
+CREATE FUNCTION corebank.core_standing_orders_resume(id uuid, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+BEGIN
+    RETURN corebank_internal.standing_order_move(id, ARRAY['PAUSED'], 'ACTIVE', actor, 'resume');
+END
+$fn$;

@@ -1,0 +1,8 @@
+CREATE FUNCTION corebank.core_withdraw(request jsonb, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+BEGIN
+    RETURN corebank_internal.money_run('withdrawal', request, actor);
+END
+$fn$;

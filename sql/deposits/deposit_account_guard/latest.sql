@@ -1,0 +1,3 @@
+CREATE FUNCTION corebank_internal.deposit_account_guard() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'deposit_account_guard' LANGUAGE C
+    SET search_path = pg_catalog, pg_temp;

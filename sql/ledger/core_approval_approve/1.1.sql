@@ -1,0 +1,4 @@
+CREATE FUNCTION corebank.core_approval_approve(id uuid, actor uuid, comment text) RETURNS jsonb
+    AS 'MODULE_PATHNAME', 'parked_change_approve'
+    LANGUAGE C VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
