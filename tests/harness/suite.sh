@@ -7,6 +7,7 @@
 # `./corebank up`: the cluster lives in a mktemp directory on a free port in
 # 24000-24999 (below the kernel's ephemeral range, so no outgoing connection
 # can hold one), and corebankd gets four other free ports there. In order:
+#   sql sources sql/tools/sqlsrc.py check: released scripts unchanged, latest = newest snapshot
 #   build      configure, build and install the extension
 #   ctest      the GoogleTest binaries registered with ctest
 #   fuzz       the libFuzzer targets of tests/fuzz, a few seconds each (build-fuzz)
@@ -190,13 +191,15 @@ control_default_version() {
         "$control" | head -n 1
 }
 
-# older_versions DEFAULT: every version named by sql/corebank--*.sql (install
-# scripts and both ends of update scripts) that sorts before DEFAULT.
+# older_versions DEFAULT: every version named by sql/corebank--*.sql or the
+# release templates sql/releases/corebank--*.sql.in (install scripts and both
+# ends of update scripts) that sorts before DEFAULT.
 older_versions() {
     local default=$1 file name version
-    for file in "$ROOT"/sql/corebank--*.sql; do
+    for file in "$ROOT"/sql/corebank--*.sql "$ROOT"/sql/releases/corebank--*.sql.in; do
         [[ -e $file ]] || continue
         name=${file##*/corebank--}
+        name=${name%.in}
         name=${name%.sql}
         printf '%s\n' "${name%%--*}"
         [[ $name == *--* ]] && printf '%s\n' "${name#*--}"
@@ -208,6 +211,22 @@ older_versions() {
 }
 
 # --- steps ---------------------------------------------------------------------------------------
+
+# step_sql_sources: sql/tools/sqlsrc.py check (docs/design/sql-layout.md):
+# every released script assembles to its recorded sha256, every latest.sql
+# equals its newest snapshot, every include names a snapshot that exists.
+step_sql_sources() {
+    local out=$TEST_TMP/sql-sources.log passed="" failed=""
+    log "checking the SQL sources (sql/tools/sqlsrc.py check)"
+    python3 "$ROOT/sql/tools/sqlsrc.py" check >"$out" 2>&1 || true
+    grep -v '^sqlsrc check:' "$out" >&2 || true
+    read -r passed failed < <(sed -nE 's/^sqlsrc check: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$out") || true
+    if [[ -z $passed ]]; then
+        record "sql sources" FAIL 0 1 "sql/tools/sqlsrc.py check did not finish: $(tail -n 1 "$out")"
+        return 0
+    fi
+    record_counts "sql sources" "$passed" "$failed" "sql/tools/sqlsrc.py check"
+}
 
 step_build() {
     if build_all "$TEST_TMP/build.log" -DCOREBANK_BUILD_TESTS=ON &&
@@ -619,6 +638,7 @@ suite_main() {
     # In /tmp whatever TMPDIR says: the cluster user must be able to enter it.
     TEST_TMP=$(mktemp -d -p /tmp)
     chmod 755 "$TEST_TMP"
+    step_sql_sources
     if step_build; then
         step_ctest
         step_fuzz
