@@ -214,10 +214,11 @@ older_versions() {
 
 # step_sql_sources: sql/tools/sqlsrc.py check (docs/design/sql-layout.md):
 # every released script assembles to its recorded sha256, every latest.sql
-# equals its newest snapshot, every include names a snapshot that exists.
+# equals its newest snapshot, every include names a snapshot that exists;
+# then the tool's own tests (sql/tools/test_sqlsrc.py), one failure if any fails.
 step_sql_sources() {
-    local out=$TEST_TMP/sql-sources.log passed="" failed=""
-    log "checking the SQL sources (sql/tools/sqlsrc.py check)"
+    local out=$TEST_TMP/sql-sources.log passed="" failed="" ran=""
+    log "checking the SQL sources (sql/tools/sqlsrc.py check, sql/tools/test_sqlsrc.py)"
     python3 "$ROOT/sql/tools/sqlsrc.py" check >"$out" 2>&1 || true
     grep -v '^sqlsrc check:' "$out" >&2 || true
     read -r passed failed < <(sed -nE 's/^sqlsrc check: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$out") || true
@@ -225,7 +226,14 @@ step_sql_sources() {
         record "sql sources" FAIL 0 1 "sql/tools/sqlsrc.py check did not finish: $(tail -n 1 "$out")"
         return 0
     fi
-    record_counts "sql sources" "$passed" "$failed" "sql/tools/sqlsrc.py check"
+    if python3 "$ROOT/sql/tools/test_sqlsrc.py" >"$out" 2>&1; then
+        ran=$(sed -nE 's/^Ran ([0-9]+) tests? in .*/\1/p' "$out")
+        passed=$((passed + ${ran:-0}))
+    else
+        cat "$out" >&2
+        failed=$((failed + 1))
+    fi
+    record_counts "sql sources" "$passed" "$failed" "sqlsrc.py check and test_sqlsrc.py"
 }
 
 step_build() {

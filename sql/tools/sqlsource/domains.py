@@ -3,10 +3,11 @@
 An object already under sql/<domain>/ stays where it is: the folder, not
 this rule, is the record. The rule decides only where a new object goes, in
 this order:
-  1. SHARED: helpers every domain calls (errors, JSON request members,
-     paging, time and money text, the role policy) are `platform`, and so
-     is the record of institution data migrations (data_migration*).
-  2. PREFIXES: the first matching name prefix.
+  1. SHARED: helpers every domain calls (errors, the append-only trigger,
+     JSON request members, paging, time and money text, the role policy)
+     are `platform`, and so is the record of institution data migrations
+     (data_migration*).
+  2. PREFIXES: the longest matching name prefix.
   3. RELEASES: the domain that the release introducing the object built
      (1.0 identity, 1.1 ledger, 1.2 events, 1.3 verify, 1.4 deposits).
 A new object that none of these place is refused: name its domain with
@@ -16,13 +17,14 @@ A new object that none of these place is refused: name its domain with
 DOMAINS = ("auth", "ledger", "deposits", "events", "verify", "platform")
 
 SHARED = frozenset({
-    "fail", "policy_load", "role_scopes", "iso_utc", "amount_text", "require_actor", "require_object",
+    "fail", "refuse_change", "policy_load", "role_scopes", "iso_utc", "amount_text", "require_actor",
+    "require_object",
     "page_json", "page_bounds", "patch_text", "patch_object", "system_actor",
     "json_text", "json_bool", "json_int", "json_date", "json_amount_minor", "json_uuid", "json_enum",
     "json_trimmed", "json_country", "json_positive_amount",
 })
 
-# The longest matching prefix wins (core_transaction_ over transaction_ is not needed: both ledger).
+# The longest matching prefix wins.
 PREFIXES = (
     ("auth_", "auth"),
     ("data_migration", "platform"),

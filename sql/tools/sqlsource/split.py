@@ -1,7 +1,8 @@
 """Split a plain script into a release template plus object snapshots.
 
 Every CREATE of a function, procedure, aggregate, view, type or domain,
-with the '--' comment lines directly above it (its doc comment), moves to
+with the '--' comment lines directly above it (its doc comment, up to a bare
+'--' line or a '-- ==' section marker), moves to
 sql/<domain>/<object>/<version>.sql and leaves one include line behind;
 latest.sql becomes the newest snapshot. A DROP of a known object moves too
 when the script does not create that object again (latest.sql then says the
@@ -46,6 +47,16 @@ def _line_of(script: str, offset: int) -> int:
     return script.count("\n", 0, offset) + 1
 
 
+def _is_doc_comment_line(line: str) -> bool:
+    """A '--' line that belongs to the statement below it.
+
+    A bare '--' (a paragraph break) or a '-- ==' section marker ends the
+    doc comment: what is above it introduces the section, not the object.
+    """
+    text = line.rstrip("\r\n")
+    return text.startswith("--") and text.rstrip() != "--" and not text.startswith("-- ==")
+
+
 def _span(script: str, found: ObjectStatement, name: str) -> tuple[int, int]:
     """The statement's lines, widened upward over its doc comment."""
     statement = found.statement
@@ -57,9 +68,9 @@ def _span(script: str, found: ObjectStatement, name: str) -> tuple[int, int]:
     if newline < 0 or script[statement.end:newline].strip():
         raise SplitError(f"{where}: {found.name}: text follows its ';' on the same line, or no newline ends it")
     start = line_start
-    while start > 0:
+    while found.action == "CREATE" and start > 0:
         previous = script.rfind("\n", 0, start - 1) + 1
-        if not script[previous:start].startswith("--"):
+        if not _is_doc_comment_line(script[previous:start]):
             break
         start = previous
     return start, newline + 1
