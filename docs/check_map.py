@@ -95,7 +95,7 @@ def main():
             not_built.add(number)
 
     for line, cells in rows(markdown):
-        for cell in cells:
+        for column, cell in enumerate(cells):
             for segment in re.split(r";|→", cell):
                 current_file = None
                 for token in re.findall(r"`([^`]+)`", segment):
@@ -105,6 +105,11 @@ def main():
                     file_part, _, function = token.partition(": ")
                     if file_part.startswith(PATH_ROOTS):
                         path = ROOT / file_part.split("::")[0]
+                        if "*" in file_part:
+                            if not list(ROOT.glob(file_part)):
+                                problem(line, f"nothing matches {file_part}")
+                            current_file = None
+                            continue
                         if not path.exists():
                             problem(line, f"no such path: {file_part}")
                             current_file = None
@@ -140,7 +145,8 @@ def main():
                     unit = re.fullmatch(r"([A-Z]\w+)\.([A-Z]\w+)", token)
                     if unit and (unit.group(1), unit.group(2)) not in unit_tests:
                         problem(line, f"no unit test {token}")
-                trigger_list = re.search(r"\btriggers?\s+(.*)", segment)
+                # Triggers are named in the SQL face column of a rule table.
+                trigger_list = re.search(r"\btriggers?\s+(.*)", segment) if len(cells) == 5 and column == 2 else None
                 if trigger_list:
                     for token in re.findall(r"(?<!on )`([a-z0-9_]+)`", trigger_list.group(1)):
                         if token not in triggers:
