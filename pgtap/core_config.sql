@@ -78,13 +78,14 @@ SELECT is(corebank.core_branch_create('{"code": "KWE", "name": "Kwekwe", "city":
 SELECT throws_ok($$SELECT corebank.core_branch_create('{"code": "KWE", "name": "Again"}', pg_temp.maker())$$,
                  'CB409', 'A branch with code KWE already exists', 'branch codes are unique');
 
--- Branch scoping is parked.
+-- Branch scoping is parked; turning it on is refused until it is enforced (branch_scoping.sql).
 SELECT is(corebank.core_branch_scoping_get() ->> 'enabled', 'false', 'branch scoping is off');
-CREATE TEMP TABLE bs AS SELECT corebank.core_branch_scoping_update_request('{"enabled": true}', pg_temp.maker()) AS r;
-SELECT is((SELECT r ->> 'status' FROM bs), 'PENDING', 'turning it on is parked');
-SELECT is(corebank.core_branch_scoping_get() ->> 'enabled', 'false', 'and changes nothing yet');
+SELECT throws_ok($$SELECT corebank.core_branch_scoping_update_request('{"enabled": true}', pg_temp.maker())$$,
+                 'CB422', 'Branch scoping cannot be turned on: it is not enforced yet', 'turning it on is refused');
+CREATE TEMP TABLE bs AS SELECT corebank.core_branch_scoping_update_request('{"enabled": false}', pg_temp.maker()) AS r;
+SELECT is((SELECT r ->> 'status' FROM bs), 'PENDING', 'turning it off is parked');
 SELECT corebank.core_approval_approve((SELECT (r ->> 'id')::uuid FROM bs), pg_temp.checker(), NULL);
-SELECT is(corebank.core_branch_scoping_get() ->> 'enabled', 'true', 'the approval turns it on');
+SELECT is((SELECT updated_by FROM corebank.platform_config), pg_temp.checker(), 'the approval applies it');
 
 -- Periods: close and reopen are parked.
 SELECT is(corebank.core_periods_list(), '[{"period": "2024-06", "status": "OPEN", "closedAt": null, "closedBy": null}]'::jsonb,

@@ -6,7 +6,9 @@
 -- cannot be decided again (CB409); rejection and lapse apply nothing; an
 -- overdue change answers CB422 "the change has lapsed" and reads LAPSED.
 -- Method: park branch_scoping.update (a configuration example) and read
--- platform_config after each decision.
+-- platform_config after each decision. Turning branch scoping on is refused
+-- until it is enforced (branch_scoping.sql), so the example turns it off,
+-- from an "on" set with the guard trigger disabled for one statement.
 BEGIN;
 SELECT plan(37);
 \ir helpers/ledger.sql
@@ -16,14 +18,23 @@ CREATE FUNCTION pg_temp.park_scoping(enabled bool) RETURNS jsonb LANGUAGE sql
                                                 jsonb_build_object('enabled', enabled), 'scoping', pg_temp.maker()) $f$;
 CREATE FUNCTION pg_temp.scoping() RETURNS bool LANGUAGE sql STABLE
     AS $f$ SELECT branch_scoping FROM corebank.platform_config $f$;
+CREATE FUNCTION pg_temp.force_scoping_on() RETURNS void LANGUAGE plpgsql
+    AS $f$
+BEGIN
+    ALTER TABLE corebank.platform_config DISABLE TRIGGER platform_config_branch_scoping_on;
+    UPDATE corebank.platform_config SET branch_scoping = true;
+    ALTER TABLE corebank.platform_config ENABLE TRIGGER platform_config_branch_scoping_on;
+END
+$f$;
+SELECT pg_temp.force_scoping_on();
 
 -- Parking.
-CREATE TEMP TABLE c1 AS SELECT pg_temp.park_scoping(true) AS r;
+CREATE TEMP TABLE c1 AS SELECT pg_temp.park_scoping(false) AS r;
 SELECT is((SELECT r ->> 'status' FROM c1), 'PENDING', 'a parked change is PENDING');
 SELECT is((SELECT r ->> 'makerId' FROM c1), pg_temp.maker()::text, 'its maker is recorded');
 SELECT is((SELECT (r ->> 'expiresAt')::timestamptz - (r ->> 'createdAt')::timestamptz FROM c1), interval '72 hours',
           'it lapses after 72 hours by default');
-SELECT is(pg_temp.scoping(), false, 'parking changed nothing');
+SELECT is(pg_temp.scoping(), true, 'parking changed nothing');
 SELECT throws_ok($$SELECT pg_temp.park_scoping(false)$$, 'CB409',
                  'a branch_scoping.update of this platform is already awaiting approval',
                  'one pending change per operation and entity');
@@ -49,15 +60,15 @@ SELECT throws_ok($$UPDATE corebank.parked_changes SET status = 'APPROVED', check
                    WHERE id = (SELECT (r ->> 'id')::uuid FROM c1)$$,
                  '23514', 'new row for relation "parked_changes" violates check constraint "parked_changes_checker_not_maker"',
                  'a direct UPDATE setting checker = maker is refused by the CHECK');
-SELECT is(pg_temp.scoping(), false, 'still nothing applied');
+SELECT is(pg_temp.scoping(), true, 'still nothing applied');
 
 -- A checker approves: applied in the same transaction, result stored.
 CREATE TEMP TABLE a1 AS SELECT corebank.parked_change_approve((SELECT (r ->> 'id')::uuid FROM c1), pg_temp.checker(), 'fine') AS r;
 SELECT is((SELECT r ->> 'status' FROM a1), 'APPROVED', 'approved');
 SELECT is((SELECT r ->> 'checkerId' FROM a1), pg_temp.checker()::text, 'the checker is recorded');
 SELECT is((SELECT r ->> 'comment' FROM a1), 'fine', 'the comment is recorded');
-SELECT is((SELECT r -> 'result' ->> 'enabled' FROM a1), 'true', 'the result is stored');
-SELECT is(pg_temp.scoping(), true, 'the change was applied');
+SELECT is((SELECT r -> 'result' ->> 'enabled' FROM a1), 'false', 'the result is stored');
+SELECT is(pg_temp.scoping(), false, 'the change was applied');
 SELECT throws_ok($$SELECT corebank.parked_change_approve((SELECT (r ->> 'id')::uuid FROM c1), pg_temp.checker(), NULL)$$,
                  'CB409', 'the change is not pending (it is APPROVED)', 'an approved change cannot be approved again');
 SELECT throws_ok($$SELECT corebank.parked_change_reject((SELECT (r ->> 'id')::uuid FROM c1), pg_temp.checker(), 'late')$$,
@@ -69,6 +80,7 @@ SELECT throws_ok($$SELECT corebank.parked_change_approve(gen_random_uuid(), pg_t
                  'CB404', 'Approval not found', 'an unknown change');
 
 -- Rejection applies nothing.
+SELECT pg_temp.force_scoping_on();
 CREATE TEMP TABLE c2 AS SELECT pg_temp.park_scoping(false) AS r;
 SELECT throws_ok($$SELECT corebank.parked_change_reject((SELECT (r ->> 'id')::uuid FROM c2), pg_temp.checker(), ' ')$$,
                  'CBV00', 'reason: is required', 'a rejection needs a reason');
