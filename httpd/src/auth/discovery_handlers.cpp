@@ -66,7 +66,9 @@ HttpResponse handle_openid_configuration(const Context& context, const HttpReque
                                   {"jwks_uri", issuer + "/.well-known/jwks.json"},
                                   {"token_endpoint", issuer + "/oauth/token"},
                                   {"introspection_endpoint", issuer + "/oauth/introspect"},
-                                  {"grant_types_supported", {"client_credentials", "password", "refresh_token"}},
+                                  // Only what POST /oauth/token serves (oauth_handlers.cpp): users sign
+                                  // in and refresh through /auth/login and /auth/token/refresh instead.
+                                  {"grant_types_supported", {"client_credentials"}},
                                   {"token_endpoint_auth_methods_supported", {"client_secret_basic", "client_secret_post"}},
                                   {"id_token_signing_alg_values_supported", {"RS256"}},
                                   {"response_types_supported", nlohmann::json::array()},
