@@ -1,12 +1,23 @@
 // fuzz_banking_validation: the core banking request bodies, the manual
-// journal first (httpd/src/banking/validation.hpp, deposits_validation.hpp).
+// journal first (httpd/src/banking/*_validation.hpp, ledger/, deposits/).
 // The documented failure is ApiError; anything else escaping is a bug.
 #include <optional>
 #include <string>
 
 #include "api_error.hpp"
-#include "banking/deposits_validation.hpp"
-#include "banking/validation.hpp"
+#include "banking/api_key_validation.hpp"
+#include "banking/deposits/accounts_validation.hpp"
+#include "banking/deposits/customer_profile_validation.hpp"
+#include "banking/deposits/customers_validation.hpp"
+#include "banking/deposits/kyc_validation.hpp"
+#include "banking/deposits/money_validation.hpp"
+#include "banking/deposits/passbooks_validation.hpp"
+#include "banking/deposits/products_validation.hpp"
+#include "banking/deposits/standing_orders_validation.hpp"
+#include "banking/ledger/admin_validation.hpp"
+#include "banking/ledger/approvals_validation.hpp"
+#include "banking/ledger/transactions_validation.hpp"
+#include "banking/parameters.hpp"
 #include "fuzz_common.hpp"
 #include "query_params.hpp"
 

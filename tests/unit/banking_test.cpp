@@ -11,9 +11,12 @@
 #include <string>
 
 #include "api_error.hpp"
+#include "banking/api_key_validation.hpp"
 #include "banking/context.hpp"
+#include "banking/ledger/admin_validation.hpp"
+#include "banking/ledger/approvals_validation.hpp"
+#include "banking/ledger/transactions_validation.hpp"
 #include "banking/policy.hpp"
-#include "banking/validation.hpp"
 #include "query_params.hpp"
 
 namespace {

@@ -13,7 +13,15 @@
 #include <string>
 
 #include "api_error.hpp"
-#include "banking/deposits_validation.hpp"
+#include "banking/deposits/accounts_validation.hpp"
+#include "banking/deposits/customer_profile_validation.hpp"
+#include "banking/deposits/customers_validation.hpp"
+#include "banking/deposits/kyc_validation.hpp"
+#include "banking/deposits/money_validation.hpp"
+#include "banking/deposits/passbooks_validation.hpp"
+#include "banking/deposits/products_validation.hpp"
+#include "banking/deposits/standing_orders_validation.hpp"
+#include "banking/parameters.hpp"
 #include "banking/policy.hpp"
 #include "config.hpp"
 #include "query_params.hpp"

@@ -1,6 +1,6 @@
 // transfer_batch_test.cpp: the request of a batch of transfers
 // (extension/core/transfer_batch.hpp) and the tier's check of it
-// (httpd/src/banking/deposits_validation.hpp, parse_transfer_batch).
+// (httpd/src/banking/deposits/money_validation.hpp, parse_transfer_batch).
 //
 // Goal: every rule of docs/design/batch-transfers.md holds at its edges with
 // the documented "transfers[i].field: reason" message, the linked chains
@@ -13,7 +13,7 @@
 #include <string>
 
 #include "api_error.hpp"
-#include "banking/deposits_validation.hpp"
+#include "banking/deposits/money_validation.hpp"
 #include "core/errors.hpp"
 #include "core/transfer_batch.hpp"
 

@@ -2,9 +2,9 @@
 // database keeps only its SHA-256. Rotation with zero downtime: create a new
 // key with the same scopes, move the clients, then revoke the old one; both
 // are valid in between.
+#include "banking/api_key_validation.hpp"
 #include "banking/handlers.hpp"
 #include "banking/statements.hpp"
-#include "banking/validation.hpp"
 #include "core/crypto.hpp"
 #include "json_body.hpp"
 #include "json_util.hpp"

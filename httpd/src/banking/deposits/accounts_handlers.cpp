@@ -5,11 +5,13 @@
 #include <cctype>
 
 #include "api_error.hpp"
+#include "banking/deposits/accounts_validation.hpp"
 #include "banking/deposits/handlers.hpp"
+#include "banking/deposits/products_validation.hpp"
 #include "banking/deposits/statements.hpp"
-#include "banking/deposits_validation.hpp"
+#include "banking/fields.hpp"
 #include "banking/handlers.hpp"
-#include "banking/validation.hpp"
+#include "banking/parameters.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 

@@ -3,11 +3,13 @@
 // (docs/design/deposits.md). Each handler: authorize, validate, one call to
 // one extension function, the database's JSON back as it is.
 #include "api_error.hpp"
+#include "banking/deposits/customer_profile_validation.hpp"
+#include "banking/deposits/customers_validation.hpp"
 #include "banking/deposits/handlers.hpp"
+#include "banking/deposits/kyc_validation.hpp"
 #include "banking/deposits/statements.hpp"
-#include "banking/deposits_validation.hpp"
 #include "banking/handlers.hpp"
-#include "banking/validation.hpp"
+#include "banking/parameters.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 

@@ -3,10 +3,11 @@
 // exchange rates behind cross-currency transfers (docs/design/deposits.md).
 #include "api_error.hpp"
 #include "banking/deposits/handlers.hpp"
+#include "banking/deposits/money_validation.hpp"
 #include "banking/deposits/statements.hpp"
-#include "banking/deposits_validation.hpp"
+#include "banking/fields.hpp"
 #include "banking/handlers.hpp"
-#include "banking/validation.hpp"
+#include "banking/parameters.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 

@@ -3,8 +3,8 @@
 // lines are the account's ledger entries (docs/design/deposits.md, Passbooks).
 #include "api_error.hpp"
 #include "banking/deposits/handlers.hpp"
+#include "banking/deposits/passbooks_validation.hpp"
 #include "banking/deposits/statements.hpp"
-#include "banking/deposits_validation.hpp"
 #include "banking/handlers.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"

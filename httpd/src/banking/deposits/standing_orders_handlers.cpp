@@ -4,9 +4,10 @@
 // database's unique execution key).
 #include "api_error.hpp"
 #include "banking/deposits/handlers.hpp"
+#include "banking/deposits/standing_orders_validation.hpp"
 #include "banking/deposits/statements.hpp"
-#include "banking/deposits_validation.hpp"
 #include "banking/handlers.hpp"
+#include "banking/parameters.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 

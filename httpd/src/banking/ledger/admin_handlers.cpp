@@ -1,10 +1,11 @@
 // admin_handlers.cpp: platform configuration, numbering, the general ledger
 // (accounts and budgets), branches and accounting periods.
 #include "api_error.hpp"
+#include "banking/fields.hpp"
 #include "banking/handlers.hpp"
+#include "banking/ledger/admin_validation.hpp"
 #include "banking/ledger/handlers.hpp"
 #include "banking/ledger/statements.hpp"
-#include "banking/validation.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 

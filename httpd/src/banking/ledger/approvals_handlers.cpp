@@ -1,9 +1,9 @@
 // approvals_handlers.cpp: /v1/approvals, the maker-checker queue
 // (00-decisions.md). The database refuses a checker who is the maker.
 #include "banking/handlers.hpp"
+#include "banking/ledger/approvals_validation.hpp"
 #include "banking/ledger/handlers.hpp"
 #include "banking/ledger/statements.hpp"
-#include "banking/validation.hpp"
 #include "query_params.hpp"
 
 namespace corebank::httpd::core_banking {

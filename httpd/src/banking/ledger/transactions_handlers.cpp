@@ -5,7 +5,7 @@
 #include "banking/handlers.hpp"
 #include "banking/ledger/handlers.hpp"
 #include "banking/ledger/statements.hpp"
-#include "banking/validation.hpp"
+#include "banking/ledger/transactions_validation.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
