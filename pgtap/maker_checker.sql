@@ -8,7 +8,7 @@
 -- Method: park branch_scoping.update (a configuration example) and read
 -- platform_config after each decision. Turning branch scoping on is refused
 -- until it is enforced (branch_scoping.sql), so the example turns it off,
--- from an "on" set with the guard trigger disabled for one statement.
+-- from an "on" written into platform_config directly.
 BEGIN;
 SELECT plan(37);
 \ir helpers/ledger.sql
@@ -18,15 +18,7 @@ CREATE FUNCTION pg_temp.park_scoping(enabled bool) RETURNS jsonb LANGUAGE sql
                                                 jsonb_build_object('enabled', enabled), 'scoping', pg_temp.maker()) $f$;
 CREATE FUNCTION pg_temp.scoping() RETURNS bool LANGUAGE sql STABLE
     AS $f$ SELECT branch_scoping FROM corebank.platform_config $f$;
-CREATE FUNCTION pg_temp.force_scoping_on() RETURNS void LANGUAGE plpgsql
-    AS $f$
-BEGIN
-    ALTER TABLE corebank.platform_config DISABLE TRIGGER platform_config_branch_scoping_on;
-    UPDATE corebank.platform_config SET branch_scoping = true;
-    ALTER TABLE corebank.platform_config ENABLE TRIGGER platform_config_branch_scoping_on;
-END
-$f$;
-SELECT pg_temp.force_scoping_on();
+UPDATE corebank.platform_config SET branch_scoping = true;
 
 -- Parking.
 CREATE TEMP TABLE c1 AS SELECT pg_temp.park_scoping(false) AS r;
@@ -80,7 +72,7 @@ SELECT throws_ok($$SELECT corebank.parked_change_approve(gen_random_uuid(), pg_t
                  'CB404', 'Approval not found', 'an unknown change');
 
 -- Rejection applies nothing.
-SELECT pg_temp.force_scoping_on();
+UPDATE corebank.platform_config SET branch_scoping = true;
 CREATE TEMP TABLE c2 AS SELECT pg_temp.park_scoping(false) AS r;
 SELECT throws_ok($$SELECT corebank.parked_change_reject((SELECT (r ->> 'id')::uuid FROM c2), pg_temp.checker(), ' ')$$,
                  'CBV00', 'reason: is required', 'a rejection needs a reason');

@@ -118,6 +118,8 @@ constexpr const char period_json_sql[] = "SELECT corebank_internal.period_json($
 // branch_scoping.update
 constexpr const char payload_enabled_sql[] = "SELECT jsonb_typeof($1::jsonb -> 'enabled')";
 
+constexpr const char payload_turns_on_sql[] = "SELECT coalesce(($1::jsonb -> 'enabled') = 'true'::jsonb, false)";
+
 constexpr const char branch_scoping_sql[] =
     "UPDATE corebank.platform_config SET branch_scoping = ($1::jsonb ->> 'enabled')::bool, updated_at = now(), "
     "    updated_by = $2::uuid";
@@ -274,15 +276,28 @@ std::string reopen_apply(const Change& change, const std::string& /*checker_id*/
 
 /*---- branch_scoping.update ----*/
 
+// Nothing is scoped by branch yet (a later issue enforces it), so the flag
+// must not say it is: turning it on is refused when the change is parked and,
+// for a change parked before extension 1.6, when it is approved. Turning it
+// off stays allowed.
+void refuse_turning_on(const Change& change) {
+    spi::execute(payload_turns_on_sql, {spi::Arg::text(change.payload_json)});
+    if (spi::get_bool(0, 1).value()) {
+        fail(sqlstate_unprocessable, "Branch scoping cannot be turned on: it is not enforced yet");
+    }
+}
+
 void branch_scoping_validate(Change& change) {
     if (change.entity_id != "branch_scoping") fail(sqlstate_validation, "entity_id: must be branch_scoping");
     spi::execute(payload_enabled_sql, {spi::Arg::text(change.payload_json)});
     if (spi::get_text(0, 1) != std::optional<std::string>("boolean")) {
         fail(sqlstate_validation, "enabled: must be true or false");
     }
+    refuse_turning_on(change);
 }
 
 std::string branch_scoping_apply(const Change& change, const std::string& checker_id) {
+    refuse_turning_on(change);
     spi::execute(branch_scoping_sql, {spi::Arg::text(change.payload_json), spi::Arg::text(checker_id)});
     return single_text(branch_scoping_json_sql, {});
 }

@@ -8,7 +8,8 @@
 //   transaction.reverse    post the mirror entries of a POSTED transaction
 //   period.close           close an accounting period (no posting into it)
 //   period.reopen          reopen a closed period
-//   branch_scoping.update  a configuration change, {enabled: bool}
+//   branch_scoping.update  a configuration change, {enabled: bool}; true is refused
+//                          (CB422) until branch scoping is enforced
 //   kyc.document.verify    record a KYC document's decision (issue 4)
 //
 // Decisions, in this order: unknown id CB404; not PENDING CB409; past

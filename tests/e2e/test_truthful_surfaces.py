@@ -12,9 +12,8 @@
   POST /oauth/token serves.
 
 Method: plain HTTP against the running services, checks in the database for
-what was (not) parked. The pre-1.6 "on" change is written with the database's
-triggers off for one transaction (session_replication_role = replica), as
-the row an older release left behind would be.
+what was (not) parked. The pre-1.6 "on" change is written into
+parked_changes directly, as the row an older release left behind.
 """
 import unittest
 import urllib.parse
@@ -114,16 +113,11 @@ class BranchScopingTest(unittest.TestCase):
         self.assertIs(C.ok(self.api.get("/v1/platform/branch-scoping"))["enabled"], False)
 
     def park_on_as_an_older_release_did(self):
-        import psycopg2
-        conn = psycopg2.connect(cb.DATABASE_URL)
-        try:
-            with conn, conn.cursor() as cur:
-                cur.execute("SET LOCAL session_replication_role = replica")
-                cur.execute("SELECT corebank.parked_change_create('branch_scoping.update', 'platform', 'branch_scoping',"
-                            " '{\"enabled\": true}', 'Turn branch scoping on', %s) ->> 'id'", (self.admin.id,))
-                return cur.fetchone()[0]
-        finally:
-            conn.close()
+        return C.db().scalar(
+            "INSERT INTO corebank.parked_changes (operation, entity_type, entity_id, payload, summary, maker_id,"
+            "                                     expires_at)"
+            " VALUES ('branch_scoping.update', 'platform', 'branch_scoping', '{\"enabled\": true}',"
+            "         'Turn branch scoping on', %s, now() + interval '72 hours') RETURNING id::text", (self.admin.id,))
 
 
 class DiscoveryTest(unittest.TestCase):
