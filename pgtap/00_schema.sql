@@ -24,7 +24,8 @@ SELECT tables_are('corebank', ARRAY[
     'account_status_history', 'exchange_rates', 'interest_accruals', 'interest_accrual_journals', 'account_month_ends',
     'passbooks', 'standing_orders', 'standing_order_executions',
     'verify_sessions', 'verify_consents', 'verify_captures', 'verify_session_events', 'verify_idempotency_keys',
-    'verify_webhook_endpoints', 'verify_webhook_events', 'verify_webhook_deliveries'],
+    'verify_webhook_endpoints', 'verify_webhook_events', 'verify_webhook_deliveries',
+    'data_migrations', 'banks'],
     'corebank holds exactly the identity, ledger and event tables of the contracts');
 
 SELECT col_is_pk('corebank', 'auth_users', 'id', 'auth_users: id is the primary key');
@@ -122,6 +123,7 @@ SELECT set_eq(
       'corebank.core_period_close_request(text,uuid)',
       'corebank.core_period_reopen_request(text,uuid)',
       'corebank.core_platform_config_get()',
+      'corebank.core_platform_banks()',
       'corebank.core_platform_config_update(jsonb,uuid)',
       'corebank.core_branch_scoping_get()',
       'corebank.core_branch_scoping_update_request(jsonb,uuid)',

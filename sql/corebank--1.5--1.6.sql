@@ -12,5 +12,128 @@
 -- == section: one append-only trigger (issue 11, part 3) ==
 
 -- == section: institution data migrations and reference tables (issue 11, part 5) ==
+--
+-- The institution's data, as opposed to the extension's code: the files of
+-- migrations/ at the top of the repository, applied in version order by
+-- `./corebank migrate` (docs/migrations.md). The runner applies each file in
+-- one transaction with corebank_internal.data_migration_record, which
+-- decides here, not in the runner, that a file applies once and that an
+-- applied file never changes. corebank.banks is the first reference table
+-- that only a migration fills; the extension creates it empty.
+
+CREATE TABLE corebank.data_migrations (
+    version    int PRIMARY KEY,
+    name       text NOT NULL UNIQUE,
+    sha256     text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now(),
+    applied_by text NOT NULL DEFAULT session_user,
+    CONSTRAINT data_migrations_version CHECK (version BETWEEN 1 AND 9999),
+    CONSTRAINT data_migrations_name
+        CHECK (name ~ '^[0-9]{4}_[a-z0-9_]{1,60}\.sql$' AND left(name, 4) = lpad(version::text, 4, '0')),
+    CONSTRAINT data_migrations_sha256 CHECK (sha256 ~ '^[0-9a-f]{64}$')
+);
+COMMENT ON TABLE corebank.data_migrations IS
+    'Institution data migrations applied (migrations/NNNN_name.sql), with the SHA-256 of each file; append-only';
+CREATE TRIGGER data_migrations_append_only
+    BEFORE UPDATE OR DELETE ON corebank.data_migrations
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE TRIGGER data_migrations_no_truncate
+    BEFORE TRUNCATE ON corebank.data_migrations
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+
+-- The commercial banks of the home market with their SWIFT/BIC, served by
+-- GET /v1/platform/banks. Filled by migrations/0003_banks.sql.
+CREATE TABLE corebank.banks (
+    code      text PRIMARY KEY,
+    name      text NOT NULL,
+    swift_bic text NOT NULL UNIQUE,
+    CONSTRAINT banks_code CHECK (code ~ '^[A-Z][A-Z0-9_-]{0,19}$'),
+    CONSTRAINT banks_name CHECK (length(name) BETWEEN 1 AND 200 AND name = btrim(name)),
+    CONSTRAINT banks_swift_bic CHECK (swift_bic ~ '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$')
+);
+COMMENT ON TABLE corebank.banks IS 'Banks of the home market (GET /v1/platform/banks); institution data, see migrations/';
+
+-- pg_dump keeps the rows of both: they are the institution's, not the
+-- extension's.
+SELECT pg_catalog.pg_extension_config_dump('corebank.data_migrations', '');
+SELECT pg_catalog.pg_extension_config_dump('corebank.banks', '');
+
+-- corebank_internal.data_migration_record(version int, name text, sha256 text) returns bool
+--
+-- Records, in the caller's transaction, that migration file NAME (whose
+-- SHA-256 is SHA256) is applied now: true when the caller must apply it,
+-- false when it was applied before with the same checksum. Refuses (CB409) a
+-- file that changed after it was applied, a renamed one, and a new version
+-- below the latest applied one (migrations apply in order, never in between).
+-- The table lock serialises recorders, so two runners cannot both find a
+-- version new; the row commits or rolls back with the migration's data.
+-- Internal, not API: only a superuser (the runner) executes it; applied_by
+-- is the session's login.
+CREATE FUNCTION corebank_internal.data_migration_record(version int, name text, sha256 text) RETURNS bool
+    LANGUAGE plpgsql
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    applied corebank.data_migrations;
+    latest corebank.data_migrations;
+BEGIN
+    IF version IS NULL OR version NOT BETWEEN 1 AND 9999 THEN
+        PERFORM corebank_internal.fail('CBV00', 'migration version must be between 1 and 9999');
+    END IF;
+    IF name IS NULL OR name !~ '^[0-9]{4}_[a-z0-9_]{1,60}\.sql$' OR left(name, 4) <> lpad(version::text, 4, '0') THEN
+        PERFORM corebank_internal.fail('CBV00',
+            format('migration file name %L must be NNNN_name.sql (lower case), NNNN being its version %s', name, version));
+    END IF;
+    IF sha256 IS NULL OR sha256 !~ '^[0-9a-f]{64}$' THEN
+        PERFORM corebank_internal.fail('CBV00', format('migration %s: the checksum must be 64 lower-case hex digits', name));
+    END IF;
+    LOCK TABLE corebank.data_migrations IN SHARE ROW EXCLUSIVE MODE;
+    SELECT * INTO applied FROM corebank.data_migrations m WHERE m.version = version;
+    IF FOUND THEN
+        IF applied.name <> name THEN
+            PERFORM corebank_internal.fail('CB409',
+                format('migration %s was applied as %s on %s: an applied migration is never renamed',
+                       name, applied.name, applied.applied_at));
+        END IF;
+        IF applied.sha256 <> sha256 THEN
+            PERFORM corebank_internal.fail('CB409',
+                format('migration %s has changed since it was applied on %s (checksum then %s, now %s): '
+                       'an applied migration is never edited; put the change in a new migration',
+                       name, applied.applied_at, applied.sha256, sha256));
+        END IF;
+        RETURN false;
+    END IF;
+    SELECT * INTO latest FROM corebank.data_migrations m ORDER BY m.version DESC LIMIT 1;
+    IF FOUND AND latest.version > version THEN
+        PERFORM corebank_internal.fail('CB409',
+            format('migration %s is older than %s, which is applied already: a new migration takes a version above %s',
+                   name, latest.name, latest.version));
+    END IF;
+    INSERT INTO corebank.data_migrations (version, name, sha256) VALUES (version, name, sha256);
+    RETURN true;
+END
+$fn$;
+
+-- corebank.core_platform_banks() returns jsonb
+--
+-- The body of GET /v1/platform/banks: [{"code", "name", "swiftBic"}, ...]
+-- ordered by name, case-insensitively; [] before migrations/0003_banks.sql.
+CREATE FUNCTION corebank.core_platform_banks() RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT coalesce(jsonb_agg(jsonb_build_object('code', b.code, 'name', b.name, 'swiftBic', b.swift_bic)
+                              ORDER BY lower(b.name) COLLATE "C", b.code), '[]'::jsonb)
+    FROM corebank.banks b
+$fn$;
+
+-- Only the superuser who runs migrations records them; the tier reads the
+-- banks through the function, and the read-only roles may read the table.
+REVOKE ALL ON TABLE corebank.data_migrations, corebank.banks FROM PUBLIC;
+REVOKE ALL ON FUNCTION corebank_internal.data_migration_record(int, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION corebank.core_platform_banks() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION corebank.core_platform_banks() TO corebank_app;
+GRANT SELECT ON TABLE corebank.banks, corebank.data_migrations TO corebank_auditor, corebank_reporting;
 
 -- == section: surfaces that tell the truth (issue 11, part 6) ==
