@@ -120,10 +120,8 @@ admin_url="host=$tmp/sock port=$pg_port dbname=corebank_bench user=postgres"
 psql -X -q -v ON_ERROR_STOP=1 "host=$tmp/sock port=$pg_port dbname=postgres user=postgres" \
     -c "CREATE DATABASE corebank_bench" >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE EXTENSION corebank" >/dev/null
-psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -v policy_file="$ROOT/policies/roles.json" >/dev/null <<'SQL'
-\set policy `cat :'policy_file'`
-SELECT corebank.policy_load(:'policy'::jsonb);
-SQL
+# The institution's data (chart, products, banks, role policy), as ./corebank up does.
+DATABASE_URL="$admin_url" "$ROOT/corebank" migrate >/dev/null
 
 read -r -a ports < <(free_ports 4) || die "no four free ports for corebankd"
 install -d -m 700 "$tmp/secrets"

@@ -11,7 +11,7 @@
 #   build      configure, build and install the extension
 #   ctest      the GoogleTest binaries registered with ctest
 #   fuzz       the libFuzzer targets of tests/fuzz, a few seconds each (build-fuzz)
-#   install    CREATE EXTENSION corebank in a fresh database, load the policy
+#   install    CREATE EXTENSION corebank in a fresh database, apply migrations/
 #   pgtap      pg_prove pgtap/*.sql in that database
 #   concurrency pgtap/concurrency/*.sh, each on a database of its own
 #   upgrade    for every older version: install it, ALTER EXTENSION UPDATE,
@@ -150,7 +150,8 @@ test_cluster_start() {
 }
 
 # test_db_create NAME WITH_PGTAP [VERSION]: a new database holding the
-# extension (VERSION, then updated to the default) and the role policy.
+# extension (VERSION, then updated to the default) and the institution's data
+# of migrations/ (./corebank migrate; its list goes to migrate.log).
 test_db_create() {
     local name=$1 with_pgtap=$2 version=${3:-} url
     url=$(test_url "$name")
@@ -171,7 +172,7 @@ SQL
         log "installing extension corebank in $name"
         sql "$url" <<<'CREATE EXTENSION corebank;' || return 1
     fi
-    policy_load "$url"
+    migrate "$url" >>"$TEST_TMP/migrate.log"
 }
 
 # catalog_fingerprint DB OUT: see tests/harness/catalog.sql.
@@ -337,10 +338,10 @@ have_pgtap_files() { compgen -G 'pgtap/*.sql' >/dev/null; }
 
 step_fresh_install() {
     if ! test_db_create corebank_test pgtap; then
-        record install FAIL 0 1 "CREATE EXTENSION corebank or the policy load failed"
+        record install FAIL 0 1 "CREATE EXTENSION corebank or the data migrations failed"
         return 1
     fi
-    record install PASS 1 0 "fresh CREATE EXTENSION and policy load"
+    record install PASS 1 0 "fresh CREATE EXTENSION and data migrations"
     FRESH_CATALOG=$TEST_TMP/fresh.catalog
     catalog_fingerprint corebank_test "$FRESH_CATALOG" || {
         warn "could not take the catalog fingerprint of the fresh install"
