@@ -1,7 +1,9 @@
 // platform_info.cpp: content of the public platform endpoints. The bank list
 // is reference data an institution confirms during implementation (spec:
-// "pre-configured with SWIFT/BIC reference codes").
+// "pre-configured with SWIFT/BIC reference codes"): it lives in the database,
+// stated by migrations/0003_banks.sql.
 #include "banking/platform_info.hpp"
+#include "banking/statements.hpp"
 
 namespace corebank::httpd::core_banking {
 
@@ -97,25 +99,13 @@ const json& platform_faq() {
     return document;
 }
 
-const json& platform_banks() {
-    static const json document = json::array({
-        {{"code", "AFC"}, {"name", "AFC Commercial Bank"}, {"swiftBic", "AGRZZWHA"}},
-        {{"code", "BANCABC"}, {"name", "BancABC Zimbabwe"}, {"swiftBic", "FMBZZWHX"}},
-        {{"code", "CABS"}, {"name", "CABS"}, {"swiftBic", "CABSZWHA"}},
-        {{"code", "CBZ"}, {"name", "CBZ Bank"}, {"swiftBic", "COBZZWHA"}},
-        {{"code", "ECOBANK"}, {"name", "Ecobank Zimbabwe"}, {"swiftBic", "ECOCZWHX"}},
-        {{"code", "FBC"}, {"name", "FBC Bank"}, {"swiftBic", "FBCPZWHA"}},
-        {{"code", "FCB"}, {"name", "First Capital Bank"}, {"swiftBic", "BARCZWHX"}},
-        {{"code", "METBANK"}, {"name", "Metbank"}, {"swiftBic", "METBZWHA"}},
-        {{"code", "NEDBANK"}, {"name", "Nedbank Zimbabwe"}, {"swiftBic", "MBCAZWHX"}},
-        {{"code", "NMB"}, {"name", "NMB Bank"}, {"swiftBic", "NMBLZWHA"}},
-        {{"code", "POSB"}, {"name", "People's Own Savings Bank"}, {"swiftBic", "POSBZWHA"}},
-        {{"code", "STANBIC"}, {"name", "Stanbic Bank Zimbabwe"}, {"swiftBic", "SBICZWHX"}},
-        {{"code", "SCB"}, {"name", "Standard Chartered Bank Zimbabwe"}, {"swiftBic", "SCBLZWHX"}},
-        {{"code", "STEWARD"}, {"name", "Steward Bank"}, {"swiftBic", "STEWZWHA"}},
-        {{"code", "ZB"}, {"name", "ZB Bank"}, {"swiftBic", "ZBCOZWHA"}},
-    });
-    return document;
+// The banks are the institution's data (migrations/0003_banks.sql), read
+// through corebank.core_platform_banks(). The database's jsonb is parsed and
+// written again so that the body keeps the compact form of the other
+// platform documents.
+HttpResponse platform_banks(const Context&, const HttpRequest&, Db& db) {
+    const std::optional<std::string> banks = db.exec(sql::platform_banks, {}).scalar();
+    return json_response(200, json::parse(banks.value_or("[]")));
 }
 
 }  // namespace corebank::httpd::core_banking

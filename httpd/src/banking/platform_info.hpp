@@ -1,10 +1,11 @@
 // platform_info.hpp: the public platform documents of the core
 // banking service (01-core-banking.md: /v1/platform, /compliance,
-// /architecture, /faq, /banks). No API key; no database.
+// /architecture, /faq, /banks). No API key; only /banks reads the database.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include "banking/context.hpp"
 #include "config.hpp"
 
 namespace corebank::httpd::core_banking {
@@ -14,7 +15,8 @@ nlohmann::json platform_overview(const Config& config);
 nlohmann::json platform_compliance(const Config& config);
 const nlohmann::json& platform_architecture();
 const nlohmann::json& platform_faq();
-// The 15 commercial banks of the home market with SWIFT/BIC reference codes.
-const nlohmann::json& platform_banks();
+// GET /v1/platform/banks: the commercial banks of the home market with their
+// SWIFT/BIC, from the database (corebank.banks, filled by migrations/). Public.
+HttpResponse platform_banks(const Context&, const HttpRequest&, Db& db);
 
 }  // namespace corebank::httpd::core_banking

@@ -20,4 +20,7 @@ inline const Statement api_key_revoke{"core_api_key_revoke",
 
 inline const Statement ping{"core_ping", "SELECT 1", 0};
 
+// The public bank list (GET /v1/platform/banks), institution data.
+inline const Statement platform_banks{"core_platform_banks", "SELECT corebank.core_platform_banks()::text", 0};
+
 }  // namespace corebank::httpd::core_banking::sql
