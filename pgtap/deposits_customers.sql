@@ -119,11 +119,11 @@ SELECT is((SELECT r ->> 'recordedBy' FROM i), pg_temp.operator()::text, 'the int
 SELECT is((SELECT corebank.core_customers_interactions_list((SELECT id FROM ids), 0, 10) ->> 'totalElements'), '1',
           'the log lists it');
 SELECT throws_ok($$UPDATE corebank.customer_interactions SET summary = 'edited'$$,
-                 'CB422', 'customer_interactions is append-only', 'no interaction is edited');
+                 '42501', 'corebank.customer_interactions is append-only', 'no interaction is edited');
 SELECT throws_ok($$DELETE FROM corebank.customer_interactions$$,
-                 'CB422', 'customer_interactions is append-only', 'no interaction is deleted');
+                 '42501', 'corebank.customer_interactions is append-only', 'no interaction is deleted');
 SELECT throws_ok($$TRUNCATE corebank.customer_interactions$$,
-                 'CB422', 'customer_interactions is append-only', 'the log is not truncated');
+                 '42501', 'corebank.customer_interactions is append-only', 'the log is not truncated');
 SELECT throws_ok($$SELECT corebank.core_customers_interaction_add((SELECT id FROM ids), '{"interactionType": "ENQUIRY"}', pg_temp.operator())$$,
                  'CBV00', 'summary: is required', 'a summary is required');
 SELECT throws_ok($$SELECT corebank.core_customers_interaction_add((SELECT id FROM ids), '{"interactionType": "ENQUIRY", "summary": "x", "occurredAt": "2999-01-01T00:00:00Z"}', pg_temp.operator())$$,

@@ -30,7 +30,7 @@ SELECT throws_ok($$SELECT corebank.core_customers_kyc_review_record((SELECT id F
                  'CBV00', 'nextReviewDate: must be after today and no later than 2028-06-15 (the MEDIUM risk interval)',
                  'but not beyond the risk interval');
 SELECT is((SELECT count(*) FROM corebank.kyc_reviews WHERE customer_id = (SELECT id FROM ids)), 1::bigint, 'the review is kept');
-SELECT throws_ok($$DELETE FROM corebank.kyc_reviews$$, 'CB422', 'kyc_reviews is append-only', 'reviews are append-only');
+SELECT throws_ok($$DELETE FROM corebank.kyc_reviews$$, '42501', 'corebank.kyc_reviews is append-only', 'reviews are append-only');
 SELECT pg_temp.today('2027-01-01');
 SELECT is((SELECT jsonb_array_length(corebank.core_customers_kyc_reviews_due(NULL))), 1, 'the customer is due on the date');
 SELECT is((SELECT jsonb_array_length(corebank.core_customers_kyc_reviews_due('2026-12-31'))), 0, 'and not before');

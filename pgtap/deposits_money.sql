@@ -110,7 +110,7 @@ SELECT throws_ok($$SELECT corebank.core_fx_rates_set('{"fromCurrency": "USD", "t
                  'CB409', 'A USD to ZWG rate for 2026-03-01 is already set; rates are immutable', 'one rate per pair and date');
 SELECT throws_ok($$SELECT corebank.core_fx_rates_set('{"fromCurrency": "USD", "toCurrency": "ZWG", "rate": "-1"}', pg_temp.maker())$$,
                  'CBV00', 'rate: must be a positive decimal with at most 10 decimals', 'a negative rate');
-SELECT throws_ok($$UPDATE corebank.exchange_rates SET rate = 30$$, 'CB422', 'exchange_rates is append-only', 'rates are immutable');
+SELECT throws_ok($$UPDATE corebank.exchange_rates SET rate = 30$$, '42501', 'corebank.exchange_rates is append-only', 'rates are immutable');
 SELECT is((SELECT corebank.core_fx_rates_get('ZWG', 'USD', '2026-03-02') ->> 'derived'), 'true', 'the inverse is derived');
 SELECT throws_ok($$SELECT corebank.core_fx_rates_get('USD', 'ZWG', '2026-02-28')$$,
                  'CB422', 'No exchange rate from USD to ZWG on 2026-02-28', 'no rate before its date');

@@ -23,14 +23,14 @@ SELECT pg_temp.capture(300);
 SET CONSTRAINTS ALL IMMEDIATE;
 
 -- Journal entries: no UPDATE, DELETE or TRUNCATE, even for a superuser.
-SELECT throws_ok('UPDATE corebank.journal_entries SET amount_minor = 1 WHERE id = (SELECT id FROM e)', 'CB422',
-                 'journal entries are immutable; correct a posting with a reversal', 'UPDATE of an entry is refused');
-SELECT throws_ok('DELETE FROM corebank.journal_entries WHERE id = (SELECT id FROM e)', 'CB422',
-                 'journal entries are immutable; correct a posting with a reversal', 'DELETE of an entry is refused');
-SELECT throws_ok('TRUNCATE corebank.journal_entries CASCADE', 'CB422',
-                 'journal entries are immutable; correct a posting with a reversal', 'TRUNCATE of the journal is refused');
-SELECT throws_ok('UPDATE corebank.transaction_lines_proposed SET amount_minor = 1', 'CB422', NULL,
-                 'proposed lines are immutable too');
+SELECT throws_ok('UPDATE corebank.journal_entries SET amount_minor = 1 WHERE id = (SELECT id FROM e)', '42501',
+                 'corebank.journal_entries is append-only', 'UPDATE of an entry is refused');
+SELECT throws_ok('DELETE FROM corebank.journal_entries WHERE id = (SELECT id FROM e)', '42501',
+                 'corebank.journal_entries is append-only', 'DELETE of an entry is refused');
+SELECT throws_ok('TRUNCATE corebank.journal_entries CASCADE', '42501',
+                 'corebank.journal_entries is append-only', 'TRUNCATE of the journal is refused');
+SELECT throws_ok('UPDATE corebank.transaction_lines_proposed SET amount_minor = 1', '42501',
+                 'corebank.transaction_lines_proposed is append-only', 'proposed lines are immutable too');
 
 -- An unbalanced set of entries never commits.
 INSERT INTO corebank.transactions (id, reference, type, status, value_date, branch_id, channel, operator_id)

@@ -446,10 +446,10 @@ SELECT ok((SELECT r -> 'lines' FROM st) @> jsonb_build_array(jsonb_build_object(
           'and shows the batch transfer') FROM b1;
 -- Direct SQL cannot undo or edit what a batch posted.
 CREATE TEMP TABLE bt AS SELECT pg_temp.tx(r, 0) AS id FROM b1;
-SELECT throws_ok($$UPDATE corebank.journal_entries SET amount_minor = 1 WHERE transaction_id = (SELECT id FROM bt)$$, 'CB422',
-                 'journal entries are immutable; correct a posting with a reversal', 'a batch entry cannot be updated');
-SELECT throws_ok($$DELETE FROM corebank.journal_entries WHERE transaction_id = (SELECT id FROM bt)$$, 'CB422',
-                 'journal entries are immutable; correct a posting with a reversal', 'a batch entry cannot be deleted');
+SELECT throws_ok($$UPDATE corebank.journal_entries SET amount_minor = 1 WHERE transaction_id = (SELECT id FROM bt)$$, '42501',
+                 'corebank.journal_entries is append-only', 'a batch entry cannot be updated');
+SELECT throws_ok($$DELETE FROM corebank.journal_entries WHERE transaction_id = (SELECT id FROM bt)$$, '42501',
+                 'corebank.journal_entries is append-only', 'a batch entry cannot be deleted');
 SELECT throws_ok($$UPDATE corebank.transactions SET reference = 'X' WHERE id = (SELECT id FROM bt)$$, 'CB422',
                  'posted transactions are immutable; correct them with a reversal', 'a batch transaction is frozen');
 SELECT throws_ok($$

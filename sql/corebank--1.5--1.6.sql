@@ -10,6 +10,136 @@
 -- == section: limits and the money domain (issue 11, part 2) ==
 
 -- == section: one append-only trigger (issue 11, part 3) ==
+--
+-- Every append-only table refuses UPDATE, DELETE and TRUNCATE through one C++
+-- trigger function, corebank_internal.refuse_change()
+-- (extension/entry/append_only_trigger.cpp), with one SQLSTATE and one
+-- message form:
+--   ERROR:  corebank.<table> is append-only      (SQLSTATE 42501)
+--   DETAIL: <UPDATE|DELETE|TRUNCATE> refused
+-- Before 1.6 five functions did it (refuse_audit_change, events_immutable,
+-- verify_refuse_event_change, journal_immutable, deposits_append_only), with
+-- five wordings and two SQLSTATEs: 42501 and CB422. 42501
+-- (insufficient_privilege) is the one kept: rewriting history is a privilege
+-- nobody holds, the owner and superusers included, and it is the code a role
+-- without UPDATE or DELETE on the table gets too. It is not of the class
+-- "CB" on purpose: those carry a client's mistake to HTTP verbatim, while no
+-- API function updates or deletes these rows, so if this error ever reached
+-- the tier it would be a server fault (the tier answers 500 and logs it).
+--
+-- Trigger arguments name the columns an UPDATE may still change: events keep
+-- the one exception they had, a customer merge moving customer_id (the
+-- detail then reads "UPDATE refused; only customer_id may change").
+-- docs/ledger.md lists the tables; pgtap/append_only.sql tries every one and
+-- fails when an append-only table lacks the trigger.
+CREATE FUNCTION corebank_internal.refuse_change() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'refuse_change' LANGUAGE C
+    SET search_path = pg_catalog, pg_temp;
+REVOKE ALL ON FUNCTION corebank_internal.refuse_change() FROM PUBLIC;
+
+-- The row triggers keep their names (CREATE OR REPLACE re-points them); the
+-- statement triggers refuse TRUNCATE. transaction_lines_proposed gains the
+-- TRUNCATE refusal it lacked.
+CREATE OR REPLACE TRIGGER auth_audit_append_only
+    BEFORE UPDATE OR DELETE ON corebank.auth_audit
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER auth_audit_no_truncate
+    BEFORE TRUNCATE ON corebank.auth_audit
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+
+CREATE OR REPLACE TRIGGER journal_entries_immutable
+    BEFORE UPDATE OR DELETE ON corebank.journal_entries
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER journal_entries_no_truncate
+    BEFORE TRUNCATE ON corebank.journal_entries
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER transaction_lines_proposed_immutable
+    BEFORE UPDATE OR DELETE ON corebank.transaction_lines_proposed
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE TRIGGER transaction_lines_proposed_no_truncate
+    BEFORE TRUNCATE ON corebank.transaction_lines_proposed
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+
+CREATE OR REPLACE TRIGGER events_immutable
+    BEFORE UPDATE OR DELETE ON corebank.events
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change('customer_id');
+CREATE OR REPLACE TRIGGER events_no_truncate
+    BEFORE TRUNCATE ON corebank.events
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+
+CREATE OR REPLACE TRIGGER verify_session_events_append_only
+    BEFORE UPDATE OR DELETE ON corebank.verify_session_events
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER verify_session_events_no_truncate
+    BEFORE TRUNCATE ON corebank.verify_session_events
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+
+CREATE OR REPLACE TRIGGER customer_interactions_append_only
+    BEFORE UPDATE OR DELETE ON corebank.customer_interactions
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER customer_interactions_no_truncate
+    BEFORE TRUNCATE ON corebank.customer_interactions
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER kyc_checks_append_only
+    BEFORE UPDATE OR DELETE ON corebank.kyc_checks
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER kyc_checks_no_truncate
+    BEFORE TRUNCATE ON corebank.kyc_checks
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER kyc_reviews_append_only
+    BEFORE UPDATE OR DELETE ON corebank.kyc_reviews
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER kyc_reviews_no_truncate
+    BEFORE TRUNCATE ON corebank.kyc_reviews
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER account_status_history_append_only
+    BEFORE UPDATE OR DELETE ON corebank.account_status_history
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER account_status_history_no_truncate
+    BEFORE TRUNCATE ON corebank.account_status_history
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER exchange_rates_append_only
+    BEFORE UPDATE OR DELETE ON corebank.exchange_rates
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER exchange_rates_no_truncate
+    BEFORE TRUNCATE ON corebank.exchange_rates
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER interest_accruals_append_only
+    BEFORE UPDATE OR DELETE ON corebank.interest_accruals
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER interest_accruals_no_truncate
+    BEFORE TRUNCATE ON corebank.interest_accruals
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER interest_accrual_journals_append_only
+    BEFORE UPDATE OR DELETE ON corebank.interest_accrual_journals
+    FOR EACH ROW EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER interest_accrual_journals_no_truncate
+    BEFORE TRUNCATE ON corebank.interest_accrual_journals
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+
+-- Tables with rules of their own (customers, CIF cases, deposit accounts)
+-- have their rows kept by their guards; their TRUNCATE was refused by
+-- deposits_append_only and now is by refuse_change.
+CREATE OR REPLACE TRIGGER customers_no_truncate
+    BEFORE TRUNCATE ON corebank.customers
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER customer_cases_no_truncate
+    BEFORE TRUNCATE ON corebank.customer_cases
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+CREATE OR REPLACE TRIGGER deposit_accounts_no_truncate
+    BEFORE TRUNCATE ON corebank.deposit_accounts
+    FOR EACH STATEMENT EXECUTE FUNCTION corebank_internal.refuse_change();
+
+-- The five functions refuse_change replaced. journal_immutable and
+-- deposits_append_only name C symbols that stay in corebank.so as aliases
+-- of refuse_change: CREATE EXTENSION runs 1.1 and 1.4, which create them,
+-- before this script drops them.
+DROP FUNCTION corebank_internal.refuse_audit_change();
+DROP FUNCTION corebank_internal.events_immutable();
+DROP FUNCTION corebank_internal.verify_refuse_event_change();
+DROP FUNCTION corebank_internal.journal_immutable();
+DROP FUNCTION corebank_internal.deposits_append_only();
+
 
 -- == section: institution data migrations and reference tables (issue 11, part 5) ==
 --

@@ -17,20 +17,18 @@
 //                            CLOSED are terminal; no DELETE
 //   standing_order_guard     standing_orders: terms frozen; ACTIVE <-> PAUSED,
 //                            -> CANCELLED or COMPLETED (terminal); no DELETE
-// Errors are CB422 (a refused rule) or CB409 (a terminal state).
+// Errors are CB422 (a refused rule) or CB409 (a terminal state). The account
+// status history, exchange rates and interest accruals are append-only, and
+// deposit accounts are never truncated: refuse_change
+// (entry/append_only_trigger.cpp) keeps them.
 #include <array>
 #include <string_view>
 #include <utility>
 
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
-#include "pg/guard.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/spi.hpp"
-
-extern "C" {
-#include "utils/date.h"
-}
 
 namespace {
 
@@ -40,21 +38,6 @@ namespace spi = corebank::pg::spi;
 using corebank::pg::ledger::fail;
 using core::sqlstate_conflict;
 using core::sqlstate_unprocessable;
-
-template <std::size_t N>
-bool listed(const std::array<std::string_view, N>& names, std::string_view name) {
-    for (const std::string_view candidate : names) {
-        if (candidate == name) return true;
-    }
-    return false;
-}
-
-template <std::size_t N>
-void frozen(const TriggerData* data, const std::array<std::string_view, N>& columns, const std::string& what) {
-    trigger::for_each_changed(data, [&](const char* column) {
-        if (listed(columns, column)) fail(sqlstate_unprocessable, what + std::string(column) + " cannot change");
-    });
-}
 
 // The lifecycle's moves (docs/design/deposits.md, the state table).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 9> lifecycle_moves = {{
@@ -95,25 +78,6 @@ constexpr std::array<std::string_view, 12> standing_order_terms = {
     "id", "reference", "source_account_id", "target_account_id", "beneficiary_id", "amount_minor", "currency",
     "frequency", "start_date", "end_date", "created_by", "created_at"};
 
-// A date column as PostgreSQL's day number (DateStyle cannot change it).
-std::optional<std::int32_t> date_days(const TriggerData* data, HeapTuple row, const char* column) {
-    const TupleDesc descriptor = data->tg_relation->rd_att;
-    struct Read {
-        int attnum;
-        bool is_null;
-        Datum value;
-    };
-    const Read read = corebank::pg::pg_guard([&]() noexcept {
-        Read out{SPI_fnumber(descriptor, column), true, static_cast<Datum>(0)};
-        if (out.attnum > 0) out.value = SPI_getbinval(row, descriptor, out.attnum, &out.is_null);
-        return out;
-    });
-    CB_CHECK(read.attnum > 0);
-    CB_CHECK(TupleDescAttr(descriptor, read.attnum - 1)->atttypid == DATEOID);
-    if (read.is_null) return std::nullopt;
-    return static_cast<std::int32_t>(DatumGetDateADT(read.value));
-}
-
 }  // namespace
 
 /* trigger function: corebank_internal.account_lifecycle_guard() (ledger_accounts: BEFORE INSERT, BEFORE UPDATE OF status, BEFORE DELETE, BEFORE TRUNCATE) */
@@ -149,9 +113,9 @@ COREBANK_TRIGGER(account_lifecycle_guard) {
 /* trigger function: corebank_internal.deposit_account_guard() (BEFORE UPDATE OR DELETE ON deposit_accounts) */
 COREBANK_TRIGGER(deposit_account_guard) {
     if (trigger::is_delete(trigger)) fail(sqlstate_unprocessable, "accounts cannot be deleted; close them");
-    frozen(trigger, deposit_account_frozen, "an account's ");
-    const std::optional<std::int32_t> before = date_days(trigger, trigger::old_row(trigger), "processed_through");
-    const std::optional<std::int32_t> after = date_days(trigger, trigger::new_row(trigger), "processed_through");
+    trigger::frozen(trigger, deposit_account_frozen, "an account's ");
+    const std::optional<std::int32_t> before = trigger::date_days(trigger, trigger::old_row(trigger), "processed_through");
+    const std::optional<std::int32_t> after = trigger::date_days(trigger, trigger::new_row(trigger), "processed_through");
     CB_CHECK(before && after);  // NOT NULL
     if (*after < *before) fail(sqlstate_unprocessable, "the daily run of an account only moves forward");
     return trigger::row_result(trigger);
@@ -163,7 +127,7 @@ COREBANK_TRIGGER(deposit_product_guard) {
     if (trigger::changed(trigger, "id")) fail(sqlstate_unprocessable, "a deposit product's id cannot change");
     bool identity_changed = false;
     trigger::for_each_changed(trigger, [&](const char* column) {
-        identity_changed = identity_changed || listed(product_identity, column);
+        identity_changed = identity_changed || trigger::listed(product_identity, column);
     });
     if (!identity_changed) return trigger::row_result(trigger);
     const std::string id = trigger::text(trigger, trigger::old_row(trigger), "id").value();
@@ -186,7 +150,7 @@ COREBANK_TRIGGER(passbook_guard) {
     const std::string to = trigger::text(trigger, new_row, "status").value();
     if (from != "ACTIVE") fail(sqlstate_conflict, "a " + from + " passbook cannot change");
     if (to != "ACTIVE" && to != "LOST" && to != "CLOSED") fail(sqlstate_unprocessable, "unknown passbook status " + to);
-    frozen(trigger, passbook_frozen, "a passbook's ");
+    trigger::frozen(trigger, passbook_frozen, "a passbook's ");
     const std::optional<std::int64_t> printed_before = trigger::integer(trigger, old_row, "printed_through_entry_id");
     const std::optional<std::int64_t> printed_after = trigger::integer(trigger, new_row, "printed_through_entry_id");
     if (printed_before && (!printed_after || *printed_after < *printed_before)) {
@@ -204,6 +168,6 @@ COREBANK_TRIGGER(standing_order_guard) {
     const bool moves = from == to || (from == "ACTIVE" && (to == "PAUSED" || to == "CANCELLED" || to == "COMPLETED")) ||
                        (from == "PAUSED" && (to == "ACTIVE" || to == "CANCELLED"));
     if (!moves) fail(sqlstate_unprocessable, "standing order status cannot move from " + from + " to " + to);
-    frozen(trigger, standing_order_terms, "a standing order's ");
+    trigger::frozen(trigger, standing_order_terms, "a standing order's ");
     return trigger::row_result(trigger);
 }

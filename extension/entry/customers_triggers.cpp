@@ -1,11 +1,6 @@
 // customers_triggers.cpp: the triggers that keep the CIF's rules whoever
 // writes (docs/design/deposits.md; sql/corebank--1.3--1.4.sql attaches them).
 //
-//   deposits_append_only    BEFORE UPDATE/DELETE/TRUNCATE: the interaction
-//                           log, KYC checks and reviews, the account status
-//                           history, exchange rates and interest accruals
-//                           are append-only (also TRUNCATE of customers,
-//                           cases and deposit accounts)
 //   customer_guard          customers: identity fields never change; no DELETE
 //   customer_case_guard     customer_cases: only OPEN -> RESOLVED, stamped;
 //                           RESOLVED is terminal; the opening is frozen
@@ -15,6 +10,9 @@
 //   kyc_document_guard      kyc_documents: decided once, only with a pending
 //                           kyc.document.verify change of someone else
 // Errors are CB422 (a refused rule), CB409 (a terminal state), CB403 (four eyes).
+// The append-only tables of the CIF (the interaction log, KYC checks and
+// reviews), and TRUNCATE of customers and cases, are refused by
+// refuse_change (entry/append_only_trigger.cpp).
 #include <array>
 #include <string_view>
 
@@ -32,29 +30,6 @@ using corebank::pg::ledger::fail;
 using core::sqlstate_conflict;
 using core::sqlstate_forbidden;
 using core::sqlstate_unprocessable;
-
-const char* operation_name(const TriggerData* data) {
-    if (trigger::is_truncate(data)) return "TRUNCATE";
-    if (trigger::is_delete(data)) return "DELETE";
-    if (trigger::is_insert(data)) return "INSERT";
-    return "UPDATE";
-}
-
-template <std::size_t N>
-bool listed(const std::array<std::string_view, N>& names, std::string_view name) {
-    for (const std::string_view candidate : names) {
-        if (candidate == name) return true;
-    }
-    return false;
-}
-
-// Refuses a change of any column but `allowed`.
-template <std::size_t N>
-void only_changes(const TriggerData* data, const std::array<std::string_view, N>& allowed, const std::string& what) {
-    trigger::for_each_changed(data, [&](const char* column) {
-        if (!listed(allowed, column)) fail(sqlstate_unprocessable, what + std::string(column) + " cannot change");
-    });
-}
 
 constexpr std::array<std::string_view, 17> customer_identity = {
     "id", "customer_number", "type", "first_name", "middle_name", "last_name", "date_of_birth", "gender",
@@ -105,22 +80,12 @@ void check_owner_insert(const TriggerData* data) {
 
 }  // namespace
 
-/* trigger function: corebank_internal.deposits_append_only() (BEFORE UPDATE OR DELETE, BEFORE TRUNCATE) */
-COREBANK_TRIGGER(deposits_append_only) {
-    const std::string table = trigger::table_name(trigger);
-    fail(sqlstate_unprocessable, table + " is append-only", std::string(operation_name(trigger)) + " on " + table + " refused");
-}
-
 /* trigger function: corebank_internal.customer_guard() (BEFORE UPDATE OR DELETE ON customers) */
 COREBANK_TRIGGER(customer_guard) {
     if (trigger::is_delete(trigger)) {
         fail(sqlstate_unprocessable, "customers cannot be deleted; make them INACTIVE");
     }
-    trigger::for_each_changed(trigger, [&](const char* column) {
-        if (listed(customer_identity, column)) {
-            fail(sqlstate_unprocessable, std::string("a customer's identity field ") + column + " cannot change");
-        }
-    });
+    trigger::frozen(trigger, customer_identity, "a customer's identity field ");
     return trigger::row_result(trigger);
 }
 
@@ -131,7 +96,7 @@ COREBANK_TRIGGER(customer_case_guard) {
     const std::string to = trigger::text(trigger, trigger::new_row(trigger), "status").value();
     if (from == "RESOLVED") fail(sqlstate_conflict, "a RESOLVED case is terminal");
     if (to != "RESOLVED") fail(sqlstate_unprocessable, "a case is changed only by resolving it");
-    only_changes(trigger, case_resolution, "a case's ");
+    trigger::only_changes(trigger, case_resolution, "a case's ");
     return trigger::row_result(trigger);
 }
 
@@ -145,7 +110,7 @@ COREBANK_TRIGGER(beneficial_owner_guard) {
     if (!trigger::boolean(trigger, trigger::old_row(trigger), "active").value()) {
         fail(sqlstate_conflict, "a removed beneficial owner cannot change");
     }
-    only_changes(trigger, owner_removal, "a beneficial owner's ");
+    trigger::only_changes(trigger, owner_removal, "a beneficial owner's ");
     return trigger::row_result(trigger);
 }
 
@@ -157,7 +122,7 @@ COREBANK_TRIGGER(kyc_document_guard) {
     if (trigger::text(trigger, old_row, "status") != std::optional<std::string>("PENDING")) {
         fail(sqlstate_conflict, "a decided KYC document cannot change");
     }
-    only_changes(trigger, document_decision, "a KYC document's ");
+    trigger::only_changes(trigger, document_decision, "a KYC document's ");
     if (trigger::text(trigger, new_row, "status") == std::optional<std::string>("PENDING")) return trigger::row_result(trigger);
     const std::optional<std::string> change_id = trigger::text(trigger, new_row, "parked_change_id");
     const std::optional<std::string> decided_by = trigger::text(trigger, new_row, "decided_by");

@@ -7,8 +7,6 @@
 //                         follow it
 //   gl_account_freeze     BEFORE UPDATE on gl_accounts: code and type frozen
 //                         once posted to; id, currency and mirror never change
-//   journal_immutable     BEFORE UPDATE/DELETE/TRUNCATE on journal_entries
-//                         (and the proposed lines): refused
 //   journal_period_lock   BEFORE INSERT on journal_entries: no value date in
 //                         a CLOSED period
 //   journal_balanced      deferred constraint trigger on journal_entries: at
@@ -21,6 +19,8 @@
 //   ledger_account_guard  ledger_accounts: balances change only by posting
 //   parked_change_guard   parked_changes: decided once, proposal frozen
 // Errors are CB422 (a refused business rule) unless stated otherwise.
+// The journal and the proposed lines are append-only: refuse_change
+// (entry/append_only_trigger.cpp) refuses their UPDATE, DELETE and TRUNCATE.
 #include <array>
 #include <cstring>
 #include <string_view>
@@ -47,21 +47,6 @@ using corebank::pg::ledger::fail;
 using core::sqlstate_conflict;
 using core::sqlstate_unprocessable;
 
-const char* operation_name(const TriggerData* data) {
-    if (trigger::is_truncate(data)) return "TRUNCATE";
-    if (trigger::is_delete(data)) return "DELETE";
-    if (trigger::is_insert(data)) return "INSERT";
-    return "UPDATE";
-}
-
-template <std::size_t N>
-bool listed(const std::array<std::string_view, N>& names, std::string_view name) {
-    for (const std::string_view candidate : names) {
-        if (candidate == name) return true;
-    }
-    return false;
-}
-
 /*---- gl_accounts ----*/
 
 constexpr const char mirror_insert_sql[] =
@@ -77,6 +62,10 @@ constexpr const char mirror_update_sql[] =
     "FROM corebank.gl_accounts u "
     "WHERE u.id = $1::uuid AND m.mirror_of = u.id "
     "  AND (m.code, m.name, m.type, m.active) IS DISTINCT FROM (u.code, u.name, u.type, u.active)";
+
+// Columns of a GL account that never change (code and type freeze once
+// posted to, checked apart).
+constexpr std::array<std::string_view, 4> gl_account_frozen = {"id", "currency", "mirror_of", "created_at"};
 
 /*---- journal ----*/
 
@@ -178,10 +167,10 @@ constexpr std::array<std::string_view, 2> reversal_changes = {"status", "reverse
 
 void check_frozen(const TriggerData* data, bool posted, const std::string& from, const std::string& to) {
     auto allowed = [&](std::string_view column) {
-        if (from == "PENDING" && to == "PENDING") return listed(pending_changes, column);
-        if (from == "PENDING" && to == "POSTED") return listed(posting_changes, column);
-        if (from == "PENDING" && to == "CANCELLED") return listed(cancel_changes, column);
-        if (from == "POSTED" && to == "REVERSED") return listed(reversal_changes, column);
+        if (from == "PENDING" && to == "PENDING") return trigger::listed(pending_changes, column);
+        if (from == "PENDING" && to == "POSTED") return trigger::listed(posting_changes, column);
+        if (from == "PENDING" && to == "CANCELLED") return trigger::listed(cancel_changes, column);
+        if (from == "POSTED" && to == "REVERSED") return trigger::listed(reversal_changes, column);
         return false;
     };
     trigger::for_each_changed(data, [&](const char* column) {
@@ -214,6 +203,10 @@ void check_reversal(const TriggerData* data) {
     spi::finish();
     if (rows != 1) fail(sqlstate_unprocessable, "a transaction is reversed only by a posted reversal of it");
 }
+
+/*---- ledger_accounts ----*/
+
+constexpr std::array<std::string_view, 3> ledger_account_frozen = {"id", "currency", "created_at"};
 
 /*---- parked_changes ----*/
 
@@ -250,9 +243,7 @@ COREBANK_TRIGGER(gl_account_mirror) {
 
 /* trigger function: corebank_internal.gl_account_freeze() (BEFORE UPDATE ON gl_accounts) */
 COREBANK_TRIGGER(gl_account_freeze) {
-    for (const char* column : {"id", "currency", "mirror_of", "created_at"}) {
-        if (trigger::changed(trigger, column)) fail(sqlstate_unprocessable, std::string("a GL account's ") + column + " cannot change");
-    }
+    trigger::frozen(trigger, gl_account_frozen, "a GL account's ");
     const bool posted = trigger::text(trigger, trigger::old_row(trigger), "first_posted_at").has_value();
     if (posted && (trigger::changed(trigger, "code") || trigger::changed(trigger, "type"))) {
         fail(sqlstate_unprocessable, "GL account code and type are frozen once posted to");
@@ -261,14 +252,6 @@ COREBANK_TRIGGER(gl_account_freeze) {
         fail(sqlstate_unprocessable, "a GL account's first posting cannot change");
     }
     return trigger::row_result(trigger);
-}
-
-/* trigger function: corebank_internal.journal_immutable() (BEFORE UPDATE OR DELETE, BEFORE TRUNCATE) */
-COREBANK_TRIGGER(journal_immutable) {
-    const std::string table = trigger::table_name(trigger);
-    const std::string what = table == "journal_entries" ? "journal entries" : "proposed transaction lines";
-    fail(sqlstate_unprocessable, what + " are immutable; correct a posting with a reversal",
-         std::string(operation_name(trigger)) + " on " + table + " refused");
 }
 
 // The period row last found open and locked FOR SHARE, per statement: the
@@ -375,7 +358,7 @@ COREBANK_TRIGGER(journal_balanced) {
 COREBANK_TRIGGER(transaction_guard) {
     if (trigger::is_truncate(trigger) || trigger::is_delete(trigger)) {
         fail(sqlstate_unprocessable, "transactions cannot be deleted; reverse a posted transaction instead",
-             std::string(operation_name(trigger)) + " on transactions refused");
+             std::string(trigger::operation_name(trigger)) + " on transactions refused");
     }
     const std::string from = trigger::text(trigger, trigger::old_row(trigger), "status").value();
     const std::string to = trigger::text(trigger, trigger::new_row(trigger), "status").value();
@@ -395,7 +378,7 @@ COREBANK_TRIGGER(transaction_guard) {
 COREBANK_TRIGGER(ledger_writer_guard) {
     if (trigger::is_truncate(trigger) || !pg::ledger_guard::writer_active()) {
         fail(sqlstate_unprocessable, trigger::table_name(trigger) + " is maintained by the posting engine only",
-             std::string(operation_name(trigger)) + " refused");
+             std::string(trigger::operation_name(trigger)) + " refused");
     }
     return trigger::row_result(trigger);
 }
@@ -411,9 +394,7 @@ COREBANK_TRIGGER(ledger_account_guard) {
         }
         return trigger::row_result(trigger);
     }
-    for (const char* column : {"id", "currency", "created_at"}) {
-        if (trigger::changed(trigger, column)) fail(sqlstate_unprocessable, std::string("an account's ") + column + " cannot change");
-    }
+    trigger::frozen(trigger, ledger_account_frozen, "an account's ");
     if (trigger::changed(trigger, "balance_minor") || trigger::changed(trigger, "version")) {
         fail(sqlstate_unprocessable, "account balances change only by posting");
     }
@@ -424,7 +405,7 @@ COREBANK_TRIGGER(ledger_account_guard) {
 COREBANK_TRIGGER(parked_change_guard) {
     if (trigger::is_truncate(trigger) || trigger::is_delete(trigger)) {
         fail(sqlstate_unprocessable, "parked changes cannot be deleted",
-             std::string(operation_name(trigger)) + " on parked_changes refused");
+             std::string(trigger::operation_name(trigger)) + " on parked_changes refused");
     }
     if (trigger::text(trigger, trigger::old_row(trigger), "status") != std::optional<std::string>("PENDING")) {
         // One exception: the approval records its result once, in the same
@@ -438,10 +419,6 @@ COREBANK_TRIGGER(parked_change_guard) {
         if (!only_result) fail(sqlstate_conflict, "a decided change cannot be modified");
         return trigger::row_result(trigger);
     }
-    trigger::for_each_changed(trigger, [&](const char* column) {
-        if (listed(proposal_columns, column)) {
-            fail(sqlstate_unprocessable, std::string("a parked change's ") + column + " cannot change");
-        }
-    });
+    trigger::frozen(trigger, proposal_columns, "a parked change's ");
     return trigger::row_result(trigger);
 }

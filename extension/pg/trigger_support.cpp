@@ -9,8 +9,9 @@
 
 extern "C" {
 #include "utils/date.h"
-#include "utils/datum.h"
 #include "utils/datetime.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
 }
 
 namespace corebank::pg::trigger {
@@ -101,6 +102,15 @@ std::optional<bool> boolean(const TriggerData* trigger, HeapTuple row, const cha
     return DatumGetBool(value);
 }
 
+std::optional<std::int32_t> date_days(const TriggerData* trigger, HeapTuple row, const char* column) {
+    const int attnum = attnum_of(trigger, column);
+    CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == DATEOID);
+    bool is_null = true;
+    const Datum value = value_at(trigger, row, attnum, &is_null);
+    if (is_null) return std::nullopt;
+    return static_cast<std::int32_t>(DatumGetDateADT(value));
+}
+
 std::optional<std::string> date_period(const TriggerData* trigger, HeapTuple row, const char* column) {
     const int attnum = attnum_of(trigger, column);
     CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == DATEOID);
@@ -118,6 +128,54 @@ std::optional<std::string> date_period(const TriggerData* trigger, HeapTuple row
     char period[8];
     snprintf(period, sizeof period, "%04d-%02d", year, month);  // PostgreSQL's snprintf (port.h)
     return std::string(period);
+}
+
+const char* operation_name(const TriggerData* trigger) {
+    if (is_truncate(trigger)) return "TRUNCATE";
+    if (is_delete(trigger)) return "DELETE";
+    if (is_insert(trigger)) return "INSERT";
+    CB_CHECK(is_update(trigger));
+    return "UPDATE";
+}
+
+bool listed(ColumnList names, std::string_view name) {
+    for (const std::string_view candidate : names) {
+        if (candidate == name) return true;
+    }
+    return false;
+}
+
+namespace {
+
+// Refuses the first changed column that is (refuse_listed) or is not in
+// `columns`.
+void refuse_changed_columns(const TriggerData* trigger, ColumnList columns, bool refuse_listed,
+                            const std::string& what) {
+    for_each_changed(trigger, [&](const char* column) {
+        if (listed(columns, column) == refuse_listed) {
+            throw core::CoreError(core::sqlstate_unprocessable, what + std::string(column) + " cannot change");
+        }
+    });
+}
+
+}  // namespace
+
+void frozen(const TriggerData* trigger, ColumnList columns, const std::string& what) {
+    refuse_changed_columns(trigger, columns, true, what);
+}
+
+void only_changes(const TriggerData* trigger, ColumnList allowed, const std::string& what) {
+    refuse_changed_columns(trigger, allowed, false, what);
+}
+
+void refuse_append_only(const TriggerData* trigger, const std::string& note) {
+    const Oid schema = RelationGetNamespace(trigger->tg_relation);
+    const char* schema_name = pg_guard([&]() noexcept { return static_cast<const char*>(get_namespace_name(schema)); });
+    CB_CHECK(schema_name != nullptr);  // the table's own schema exists while its trigger runs
+    const std::string table = std::string(schema_name) + "." + table_name(trigger);
+    std::string detail = std::string(operation_name(trigger)) + " refused";
+    if (!note.empty()) detail += "; " + note;
+    throw core::CoreError(append_only_sqlstate, table + " is append-only", std::move(detail));
 }
 
 bool changed(const TriggerData* trigger, const char* column) {
