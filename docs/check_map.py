@@ -22,6 +22,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MAP = ROOT / "docs" / "map.md"
 PATH_ROOTS = ("extension/", "httpd/", "sql/", "policies/", "migrations/", "pgtap/", "tests/", "docs/")
+ROOT_FILES = ("corebank", "corebank.conf", "README.md", "CMakeLists.txt")
 METHODS = "GET|POST|PUT|PATCH|DELETE"
 
 
@@ -103,7 +104,7 @@ def main():
                     if "<" in token or "A--B" in token or "NNNN" in token:
                         continue  # a pattern such as sql/<domain>/<object>/latest.sql
                     file_part, _, function = token.partition(": ")
-                    if file_part.startswith(PATH_ROOTS):
+                    if file_part.startswith(PATH_ROOTS) or file_part in ROOT_FILES:
                         path = ROOT / file_part.split("::")[0]
                         if "*" in file_part:
                             if not list(ROOT.glob(file_part)):
