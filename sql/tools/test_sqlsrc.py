@@ -153,6 +153,15 @@ class SqlsrcTest(unittest.TestCase):
         failures = "\n".join(run_check(self.tree).failures)
         self.assertIn("corebank--1.0.sql: version 1.0 is released", failures)
 
+    def test_a_comment_above_a_run_of_definitions_is_flagged(self) -> None:
+        run = HEADER + ("-- The limits below, read from C++.\n"
+                        "CREATE FUNCTION corebank_internal.limit_a() RETURNS int LANGUAGE sql AS 'SELECT 1';\n"
+                        "CREATE FUNCTION corebank_internal.limit_b() RETURNS int LANGUAGE sql AS 'SELECT 2';\n")
+        warnings = self.split("corebank--1.0.sql", run)
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("the comment above limit_a", warnings[0])
+        self.assertTrue(self.read("platform/limit_a/1.0.sql").startswith("-- The limits below"))
+
     def test_split_refuses_what_it_cannot_place(self) -> None:
         with self.assertRaisesRegex(SplitError, "no domain rule places it"):  # 1.5 mixed domains
             self.split("corebank--1.4--1.5.sql", HEADER + "CREATE FUNCTION corebank.mystery() RETURNS int "

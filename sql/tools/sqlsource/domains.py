@@ -4,8 +4,9 @@ An object already under sql/<domain>/ stays where it is: the folder, not
 this rule, is the record. The rule decides only where a new object goes, in
 this order:
   1. SHARED: helpers every domain calls (errors, the append-only trigger,
-     JSON request members, paging, time and money text, the role policy)
-     are `platform`, and so is the record of institution data migrations
+     the money domain amount_minor, JSON request members, paging, time and
+     money text, the role policy) are `platform`, and so are the named
+     limits (limit_*) and the record of institution data migrations
      (data_migration*).
   2. PREFIXES: the longest matching name prefix.
   3. RELEASES: the domain that the release introducing the object built
@@ -17,7 +18,7 @@ A new object that none of these place is refused: name its domain with
 DOMAINS = ("auth", "ledger", "deposits", "events", "verify", "platform")
 
 SHARED = frozenset({
-    "fail", "refuse_change", "policy_load", "role_scopes", "iso_utc", "amount_text", "require_actor",
+    "fail", "refuse_change", "amount_minor", "policy_load", "role_scopes", "iso_utc", "amount_text", "require_actor",
     "require_object",
     "page_json", "page_bounds", "patch_text", "patch_object", "system_actor",
     "json_text", "json_bool", "json_int", "json_date", "json_amount_minor", "json_uuid", "json_enum",
@@ -28,6 +29,7 @@ SHARED = frozenset({
 PREFIXES = (
     ("auth_", "auth"),
     ("data_migration", "platform"),
+    ("limit_", "platform"),
     ("events_", "events"),
     ("verify_", "verify"),
     ("ledger_", "ledger"),

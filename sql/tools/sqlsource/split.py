@@ -76,6 +76,17 @@ def _span(script: str, found: ObjectStatement, name: str) -> tuple[int, int]:
     return start, newline + 1
 
 
+def _warn_shared_comments(script: str, name: str, pieces: list[Piece], warnings: list[str]) -> None:
+    """A doc comment above a run of definitions with no blank line between them
+    may speak of the whole run, yet it moves with the first one only."""
+    for first, second in zip(pieces, pieces[1:]):
+        has_comment = first.start < first.found[0].statement.start and script[first.start:first.start + 2] == "--"
+        if has_comment and first.end == second.start and not script[second.start:second.start + 2] == "--":
+            warnings.append(f"{name}:{_line_of(script, first.start)}: the comment above {first.key[1]} moves "
+                            f"into its snapshot; if it describes the statements below too, put a blank line "
+                            f"under it")
+
+
 def _pieces(script: str, name: str, index: dict, warnings: list[str]) -> list[Piece]:
     found = [item for item in map(classify, statements(script)) if item is not None]
     created = {item.qualified for item in found if item.action == "CREATE"}
@@ -95,6 +106,7 @@ def _pieces(script: str, name: str, index: dict, warnings: list[str]) -> list[Pi
             previous.found.append(item)
         else:
             pieces.append(Piece(start, end, item.qualified, [item]))
+    _warn_shared_comments(script, name, pieces, warnings)
     seen = set()
     for piece in pieces:
         if piece.key in seen:
