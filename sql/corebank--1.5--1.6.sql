@@ -8,6 +8,600 @@
 --   independent of each other.
 
 -- == section: limits and the money domain (issue 11, part 2) ==
+--
+-- The fixed limits SQL needs are read from extension/core/limits.hpp
+-- through the functions below (entry/limits.cpp), so each number is written
+-- once, in C++, for the extension, the tier and SQL alike. IMMUTABLE: the
+-- planner folds each call into a constant.
+CREATE FUNCTION corebank_internal.limit_amount_minor_max() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'limit_amount_minor_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION corebank_internal.limit_page_size_default() RETURNS int
+    AS 'MODULE_PATHNAME', 'limit_page_size_default' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION corebank_internal.limit_page_size_max() RETURNS int
+    AS 'MODULE_PATHNAME', 'limit_page_size_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION corebank_internal.limit_api_key_requests_per_minute_default() RETURNS int
+    AS 'MODULE_PATHNAME', 'limit_api_key_requests_per_minute_default' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION corebank_internal.limit_api_key_requests_per_minute_max() RETURNS int
+    AS 'MODULE_PATHNAME', 'limit_api_key_requests_per_minute_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE ALL ON FUNCTION corebank_internal.limit_amount_minor_max(), corebank_internal.limit_page_size_default(),
+    corebank_internal.limit_page_size_max(), corebank_internal.limit_api_key_requests_per_minute_default(),
+    corebank_internal.limit_api_key_requests_per_minute_max() FROM PUBLIC;
+
+-- One amount of money, in minor units: 0 to limits::amount_minor_max
+-- (10^15). Every column that holds one movement or one configured amount is
+-- this domain; a column that must be positive adds its own CHECK (> 0).
+-- Balances and sums (ledger_accounts.balance_minor, the GL stripes, a
+-- month's interest and fees, accruals) are not: they may be negative or
+-- exceed one amount, stay bigint, and the posting engine checks them for
+-- overflow. The CHECK calls the limit's function, so the catalog holds no
+-- copy of the number; rows are written by the API functions (SECURITY
+-- DEFINER), as the extension's owner, which may execute it.
+CREATE DOMAIN corebank.amount_minor AS bigint
+    CONSTRAINT amount_minor_range CHECK (VALUE BETWEEN 0 AND corebank_internal.limit_amount_minor_max());
+COMMENT ON DOMAIN corebank.amount_minor IS
+    'One amount of money in minor units, 0 to 10^15 (extension/core/limits.hpp, amount_minor_max)';
+
+-- The money columns take the domain; the CHECKs that wrote the cap out are
+-- dropped, and those that also required a positive amount keep that part.
+ALTER TABLE corebank.journal_entries
+    DROP CONSTRAINT journal_entries_amount,
+    ALTER COLUMN amount_minor TYPE corebank.amount_minor,
+    ADD CONSTRAINT journal_entries_amount CHECK (amount_minor > 0);
+ALTER TABLE corebank.transaction_lines_proposed
+    DROP CONSTRAINT transaction_lines_proposed_amount,
+    ALTER COLUMN amount_minor TYPE corebank.amount_minor,
+    ADD CONSTRAINT transaction_lines_proposed_amount CHECK (amount_minor > 0);
+ALTER TABLE corebank.standing_orders
+    DROP CONSTRAINT standing_orders_amount,
+    ALTER COLUMN amount_minor TYPE corebank.amount_minor,
+    ADD CONSTRAINT standing_orders_amount CHECK (amount_minor > 0);
+ALTER TABLE corebank.interest_accrual_journals
+    ALTER COLUMN amount_minor TYPE corebank.amount_minor;
+ALTER TABLE corebank.gl_budgets
+    DROP CONSTRAINT gl_budgets_amount,
+    ALTER COLUMN amount_minor TYPE corebank.amount_minor;
+ALTER TABLE corebank.ledger_accounts
+    DROP CONSTRAINT ledger_accounts_overdraft,
+    ALTER COLUMN allow_overdraft_minor TYPE corebank.amount_minor;
+ALTER TABLE corebank.deposit_products
+    DROP CONSTRAINT deposit_products_amounts,
+    ALTER COLUMN minimum_balance_minor TYPE corebank.amount_minor,
+    ALTER COLUMN minimum_opening_minor TYPE corebank.amount_minor,
+    ALTER COLUMN monthly_fee_minor TYPE corebank.amount_minor,
+    ALTER COLUMN withdrawal_fee_minor TYPE corebank.amount_minor,
+    ALTER COLUMN allow_overdraft_minor TYPE corebank.amount_minor;
+ALTER TABLE corebank.deposit_product_tiers
+    DROP CONSTRAINT deposit_product_tiers_from,
+    ALTER COLUMN from_minor TYPE corebank.amount_minor;
+ALTER TABLE corebank.customer_profiles
+    DROP CONSTRAINT customer_profiles_income,
+    ALTER COLUMN declared_income_minor TYPE corebank.amount_minor,
+    ADD CONSTRAINT customer_profiles_income
+        CHECK ((declared_income_minor IS NULL) = (income_currency IS NULL)
+               AND (declared_income_minor IS NULL) = (income_frequency IS NULL));
+ALTER TABLE corebank.api_keys
+    DROP CONSTRAINT api_keys_rate_limit,
+    ADD CONSTRAINT api_keys_rate_limit
+        CHECK (rate_limit_per_minute BETWEEN 1 AND corebank_internal.limit_api_key_requests_per_minute_max());
+
+-- The functions that wrote a limit out read it from its function instead;
+-- each is its 1.5 definition (sql/<domain>/<name>/latest.sql) with only
+-- that changed.
+
+-- A decimal amount ("12.34" or 12.34) or amountMinor to minor units.
+CREATE OR REPLACE FUNCTION corebank_internal.json_amount_minor(request jsonb) RETURNS bigint
+    LANGUAGE plpgsql IMMUTABLE
+    AS $fn$
+DECLARE
+    minor corebank.amount_minor := corebank_internal.json_int(request, 'amountMinor', 0, corebank_internal.limit_amount_minor_max());
+    decimal_text text;
+BEGIN
+    IF minor IS NOT NULL THEN
+        RETURN minor;
+    END IF;
+    IF jsonb_typeof(request -> 'amount') IN ('number', 'string') THEN
+        decimal_text := request ->> 'amount';
+        IF decimal_text !~ '^[0-9]{1,13}(\.[0-9]{1,2})?$' THEN
+            PERFORM corebank_internal.fail('CBV00', 'amount: must be a decimal amount with at most 2 decimals');
+        END IF;
+        RETURN (decimal_text::numeric * 100)::bigint;
+    END IF;
+    RETURN NULL;
+END
+$fn$;
+
+-- Opens a customer (ledger) account on a control GL account. Internal for
+-- the ledger tests; issue 4 puts products and lifecycle around it.
+-- Request: {accountNumber?, customerId?, name?, glAccountId? | glAccountCode?,
+-- currency? (default USD), branchId? | branchCode? (default head office),
+-- allowOverdraftMinor? (default 0)}.
+CREATE OR REPLACE FUNCTION corebank.ledger_account_open(request jsonb) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    account_number text := corebank_internal.json_text(request, 'accountNumber', 34);
+    customer_text text := corebank_internal.json_text(request, 'customerId', 36);
+    account_name text := corebank_internal.json_text(request, 'name', 200);
+    gl_text text := corebank_internal.json_text(request, 'glAccountId', 36);
+    gl_code text := corebank_internal.json_text(request, 'glAccountCode', 20);
+    account_currency text := coalesce(corebank_internal.json_text(request, 'currency', 3), 'USD');
+    branch_text text := corebank_internal.json_text(request, 'branchId', 36);
+    branch_code text := corebank_internal.json_text(request, 'branchCode', 10);
+    overdraft corebank.amount_minor := coalesce(corebank_internal.json_int(request, 'allowOverdraftMinor', 0,
+                                                                           corebank_internal.limit_amount_minor_max()), 0);
+    uuid_pattern CONSTANT text := '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+    gl corebank.gl_accounts;
+    branch uuid;
+    new_id uuid;
+BEGIN
+    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
+        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
+    END IF;
+    IF customer_text !~ uuid_pattern THEN
+        PERFORM corebank_internal.fail('CBV00', 'customerId: must be a UUID');
+    END IF;
+    IF gl_text !~ uuid_pattern THEN
+        PERFORM corebank_internal.fail('CBV00', 'glAccountId: must be a UUID');
+    END IF;
+    IF branch_text !~ uuid_pattern THEN
+        PERFORM corebank_internal.fail('CBV00', 'branchId: must be a UUID');
+    END IF;
+    IF account_number !~ '^[A-Za-z0-9-]{1,34}$' THEN
+        PERFORM corebank_internal.fail('CBV00', 'accountNumber: must be 1 to 34 of A-Z a-z 0-9 -');
+    END IF;
+    IF gl_text IS NOT NULL THEN
+        SELECT * INTO gl FROM corebank.gl_accounts g WHERE g.id = gl_text::uuid;
+    ELSIF gl_code IS NOT NULL THEN
+        SELECT * INTO gl FROM corebank.gl_accounts g WHERE g.code = gl_code AND g.currency = account_currency;
+    ELSE
+        PERFORM corebank_internal.fail('CBV00', 'glAccountId: is required (or glAccountCode)');
+    END IF;
+    IF gl.id IS NULL THEN
+        PERFORM corebank_internal.fail('CB404', 'GL account not found');
+    END IF;
+    IF NOT gl.active THEN
+        PERFORM corebank_internal.fail('CB422', format('GL account %s (%s) is inactive', gl.code, gl.currency));
+    END IF;
+    IF branch_text IS NOT NULL THEN
+        SELECT b.id INTO branch FROM corebank.branches b WHERE b.id = branch_text::uuid AND b.active;
+    ELSIF branch_code IS NOT NULL THEN
+        SELECT b.id INTO branch FROM corebank.branches b WHERE b.code = branch_code AND b.active;
+    ELSE
+        SELECT b.id INTO branch FROM corebank.branches b WHERE b.is_head_office;
+    END IF;
+    IF branch IS NULL THEN
+        PERFORM corebank_internal.fail('CB404', 'Branch not found or inactive');
+    END IF;
+
+    INSERT INTO corebank.ledger_accounts AS a (account_number, customer_id, name, gl_account_id, currency,
+                                               branch_id, allow_overdraft_minor)
+    VALUES (coalesce(account_number, corebank.next_number('ACCOUNT')), customer_text::uuid, account_name, gl.id,
+            gl.currency, branch, overdraft)
+    ON CONFLICT DO NOTHING
+    RETURNING a.id INTO new_id;
+    IF new_id IS NULL THEN
+        PERFORM corebank_internal.fail('CB409', 'An account with this account number already exists');
+    END IF;
+    RETURN corebank_internal.ledger_account_json(new_id);
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank_internal.account_json(account uuid) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    AS $fn$
+BEGIN
+    RETURN (SELECT jsonb_build_object(
+                'id', a.id, 'accountNumber', a.account_number, 'name', a.name, 'customerId', d.customer_id,
+                'customerNumber', c.customer_number, 'productId', p.id, 'productCode', p.code,
+                'productName', p.name, 'accountType', d.account_type, 'currency', a.currency, 'status', a.status,
+                'branchId', a.branch_id, 'branchCode', b.code, 'glAccountCode', g.code,
+                'balanceMinor', a.balance_minor, 'balance', corebank_internal.money_text(a.balance_minor, a.currency),
+                'availableBalanceMinor', x.available,
+                'availableBalance', corebank_internal.money_text(x.available, a.currency),
+                'minimumBalanceMinor', p.minimum_balance_minor, 'allowOverdraftMinor', a.allow_overdraft_minor,
+                'accruedInterestMinor', d.accrued_minor,
+                'accruedInterest', corebank_internal.money_text(d.accrued_minor, a.currency),
+                'interestProcessedThrough', d.processed_through, 'openedOn', d.opened_on,
+                'activatedAt', corebank_internal.iso_utc(d.activated_at), 'maturityDate', d.maturity_date,
+                'lastCustomerActivityOn', d.last_customer_activity_on, 'dormantSince', d.dormant_since,
+                'frozenReason', d.frozen_reason, 'closedAt', corebank_internal.iso_utc(d.closed_at),
+                'closedBy', d.closed_by, 'createdAt', corebank_internal.iso_utc(a.created_at),
+                'updatedAt', corebank_internal.iso_utc(greatest(a.updated_at, d.updated_at)))
+            FROM corebank.deposit_accounts d
+            JOIN corebank.ledger_accounts a ON a.id = d.id
+            JOIN corebank.deposit_products p ON p.id = d.product_id
+            JOIN corebank.gl_accounts g ON g.id = a.gl_account_id
+            JOIN corebank.branches b ON b.id = a.branch_id
+            LEFT JOIN corebank.customers c ON c.id = d.customer_id
+            CROSS JOIN LATERAL (
+                SELECT CASE WHEN a.status IN ('ACTIVE', 'DORMANT')
+                            THEN greatest(least(a.balance_minor - p.minimum_balance_minor + a.allow_overdraft_minor,
+                                                corebank_internal.limit_amount_minor_max()), 0)
+                            ELSE 0 END::bigint AS available) x
+            WHERE d.id = account);
+END
+$fn$;
+
+-- UpdateDepositProductRequest: omitted members keep their value; tiers is a
+-- full replace ([] removes them). The trigger freezes code, type and
+-- currency once an account uses the product.
+CREATE OR REPLACE FUNCTION corebank.core_deposit_products_update(id uuid, request jsonb, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    p corebank.deposit_products;
+    tier jsonb;
+    tiers jsonb;
+    previous bigint := -1;
+    position int := 0;
+BEGIN
+    PERFORM corebank_internal.require_actor(actor);
+    PERFORM corebank_internal.require_object(request);
+    SELECT * INTO p FROM corebank.deposit_products x WHERE x.id = id FOR UPDATE;
+    IF NOT FOUND THEN
+        PERFORM corebank_internal.fail('CB404', 'Deposit product not found');
+    END IF;
+    IF request ? 'code' OR request ? 'accountType' OR request ? 'currency' OR request ? 'internal' THEN
+        PERFORM corebank_internal.fail('CBV00', 'code, accountType, currency and internal cannot be changed');
+    END IF;
+    p.name := coalesce(corebank_internal.json_trimmed(request, 'name', 100), p.name);
+    p.interest_method := coalesce(corebank_internal.json_enum(request, 'interestMethod', ARRAY['NONE', 'SIMPLE', 'COMPOUND']),
+                                  p.interest_method);
+    p.annual_rate_bp := coalesce(corebank_internal.json_int(request, 'annualRateBp', 0, 100000), p.annual_rate_bp);
+    p.minimum_balance_minor := coalesce(corebank_internal.json_int(request, 'minimumBalanceMinor', 0, corebank_internal.limit_amount_minor_max()),
+                                        p.minimum_balance_minor);
+    p.minimum_opening_minor := coalesce(corebank_internal.json_int(request, 'minimumOpeningMinor', 0, corebank_internal.limit_amount_minor_max()),
+                                        p.minimum_opening_minor);
+    p.monthly_fee_minor := coalesce(corebank_internal.json_int(request, 'monthlyFeeMinor', 0, corebank_internal.limit_amount_minor_max()),
+                                    p.monthly_fee_minor);
+    p.withdrawal_fee_minor := coalesce(corebank_internal.json_int(request, 'withdrawalFeeMinor', 0, corebank_internal.limit_amount_minor_max()),
+                                       p.withdrawal_fee_minor);
+    p.term_days := coalesce(corebank_internal.json_int(request, 'termDays', 1, 3660), p.term_days);
+    p.early_withdrawal_penalty_bp := coalesce(corebank_internal.json_int(request, 'earlyWithdrawalPenaltyBp', 0, 10000),
+                                              p.early_withdrawal_penalty_bp);
+    IF request ? 'dormancyDays' THEN
+        p.dormancy_days := corebank_internal.json_int(request, 'dormancyDays', 1, 3660);
+    END IF;
+    p.active := coalesce(corebank_internal.json_bool(request, 'active'), p.active);
+    IF p.account_type <> 'FIXED_DEPOSIT' AND request ? 'termDays' AND jsonb_typeof(request -> 'termDays') <> 'null' THEN
+        PERFORM corebank_internal.fail('CBV00', 'termDays: applies to fixed deposits only');
+    END IF;
+    IF p.internal AND (p.interest_method <> 'NONE' OR p.dormancy_days IS NOT NULL) THEN
+        PERFORM corebank_internal.fail('CB422', 'An internal account product earns no interest and is never dormant');
+    END IF;
+    IF request ? 'tiers' AND jsonb_typeof(request -> 'tiers') <> 'null' THEN
+        tiers := request -> 'tiers';
+        IF jsonb_typeof(tiers) <> 'array' OR jsonb_array_length(tiers) > 16 THEN
+            PERFORM corebank_internal.fail('CBV00', 'tiers: must be an array of at most 16 tiers');
+        END IF;
+        FOR tier IN SELECT jsonb_array_elements(tiers) LOOP
+            IF jsonb_typeof(tier) <> 'object'
+               OR corebank_internal.json_int(tier, 'fromMinor', 0, corebank_internal.limit_amount_minor_max()) IS NULL
+               OR corebank_internal.json_int(tier, 'rateBp', 0, 100000) IS NULL THEN
+                PERFORM corebank_internal.fail('CBV00', format('tiers[%s]: needs fromMinor and rateBp', position));
+            END IF;
+            IF (position = 0 AND (tier ->> 'fromMinor')::bigint <> 0) OR (tier ->> 'fromMinor')::bigint <= previous THEN
+                PERFORM corebank_internal.fail('CBV00',
+                    format('tiers[%s].fromMinor: the first tier starts at 0 and each starts above the previous', position));
+            END IF;
+            previous := (tier ->> 'fromMinor')::bigint;
+            position := position + 1;
+        END LOOP;
+        DELETE FROM corebank.deposit_product_tiers t WHERE t.product_id = id;
+        INSERT INTO corebank.deposit_product_tiers (product_id, from_minor, rate_bp)
+        SELECT id, (x ->> 'fromMinor')::bigint, (x ->> 'rateBp')::int FROM jsonb_array_elements(tiers) AS x;
+    END IF;
+    UPDATE corebank.deposit_products x
+    SET name = p.name, interest_method = p.interest_method, annual_rate_bp = p.annual_rate_bp,
+        minimum_balance_minor = p.minimum_balance_minor, minimum_opening_minor = p.minimum_opening_minor,
+        monthly_fee_minor = p.monthly_fee_minor, withdrawal_fee_minor = p.withdrawal_fee_minor,
+        term_days = p.term_days, early_withdrawal_penalty_bp = p.early_withdrawal_penalty_bp,
+        dormancy_days = p.dormancy_days, active = p.active, updated_at = now(), updated_by = actor
+    WHERE x.id = id;
+    RETURN corebank_internal.deposit_product_json(id);
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank_internal.page_bounds(page int, size int) RETURNS int[]
+    LANGUAGE plpgsql IMMUTABLE
+    AS $fn$
+BEGIN
+    IF coalesce(page, 0) NOT BETWEEN 0 AND 1000000 THEN
+        PERFORM corebank_internal.fail('CBV00', 'page: must be from 0 to 1000000');
+    END IF;
+    IF coalesce(size, corebank_internal.limit_page_size_default()) NOT BETWEEN 1 AND corebank_internal.limit_page_size_max() THEN
+        PERFORM corebank_internal.fail('CBV00', format('size: must be from 1 to %s', corebank_internal.limit_page_size_max()));
+    END IF;
+    RETURN ARRAY[coalesce(page, 0), coalesce(size, corebank_internal.limit_page_size_default())];
+END
+$fn$;
+
+-- Filter: {customerId?, status?, accountType?, productCode?, currency?, page?, size?}.
+CREATE OR REPLACE FUNCTION corebank.core_accounts_list(filter jsonb) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    f jsonb := corebank_internal.require_object(coalesce(filter, '{}'::jsonb), 'filter');
+    customer uuid := corebank_internal.json_uuid(f, 'customerId');
+    wanted_status text := corebank_internal.json_enum(f, 'status',
+        ARRAY['PENDING_ACTIVATION', 'ACTIVE', 'FROZEN', 'DORMANT', 'CLOSED']);
+    kind text := corebank_internal.json_enum(f, 'accountType', ARRAY['SAVINGS', 'CURRENT', 'FIXED_DEPOSIT',
+        'CALL_DEPOSIT', 'MONEY_MARKET', 'TRUST', 'ESCROW', 'NOSTRO', 'SUSPENSE', 'GL']);
+    product_code text := upper(corebank_internal.json_trimmed(f, 'productCode', 20));
+    wanted_currency text := upper(corebank_internal.json_trimmed(f, 'currency', 3));
+    bounds int[] := corebank_internal.page_bounds(corebank_internal.json_int(f, 'page', 0, 1000000)::int,
+                                                  corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max())::int);
+    total bigint;
+    content jsonb;
+BEGIN
+    WITH hits AS MATERIALIZED (
+        SELECT a.id, a.account_number FROM corebank.deposit_accounts d
+        JOIN corebank.ledger_accounts a ON a.id = d.id
+        JOIN corebank.deposit_products p ON p.id = d.product_id
+        WHERE (customer IS NULL OR d.customer_id = customer) AND (wanted_status IS NULL OR a.status = wanted_status)
+          AND (kind IS NULL OR d.account_type = kind) AND (product_code IS NULL OR p.code = product_code)
+          AND (wanted_currency IS NULL OR a.currency = wanted_currency)
+    ), chosen AS (
+        SELECT h.id, h.account_number FROM hits h ORDER BY h.account_number
+        LIMIT bounds[2] OFFSET bounds[1]::bigint * bounds[2]
+    )
+    SELECT (SELECT count(*) FROM hits),
+           (SELECT jsonb_agg(corebank_internal.account_json(x.id) ORDER BY x.account_number) FROM chosen x)
+    INTO total, content;
+    RETURN corebank_internal.page_json(content, bounds[1], bounds[2], total);
+END
+$fn$;
+
+-- Filter: {type?, status?, riskCategory?, q? (name or number contains), page?, size?}.
+CREATE OR REPLACE FUNCTION corebank.core_customers_list(filter jsonb) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    f jsonb := corebank_internal.require_object(coalesce(filter, '{}'::jsonb), 'filter');
+    kind text := corebank_internal.json_enum(f, 'type', ARRAY['INDIVIDUAL', 'CORPORATE']);
+    wanted_status text := corebank_internal.json_enum(f, 'status', ARRAY['ACTIVE', 'INACTIVE']);
+    risk text := corebank_internal.json_enum(f, 'riskCategory', ARRAY['LOW', 'MEDIUM', 'HIGH', 'PROHIBITED']);
+    q text := corebank_internal.json_trimmed(f, 'q', 100);
+    bounds int[] := corebank_internal.page_bounds(corebank_internal.json_int(f, 'page', 0, 1000000)::int,
+                                                  corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max())::int);
+    pattern text;
+    total bigint;
+    content jsonb;
+BEGIN
+    pattern := '%' || replace(replace(replace(lower(q), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+    WITH hits AS MATERIALIZED (
+        SELECT c.id, c.customer_number FROM corebank.customers c
+        WHERE (kind IS NULL OR c.type = kind) AND (wanted_status IS NULL OR c.status = wanted_status)
+          AND (risk IS NULL OR c.risk_category = risk)
+          AND (q IS NULL OR lower(concat_ws(' ', c.customer_number, c.first_name, c.middle_name, c.last_name,
+                                            c.legal_name, c.trading_name)) LIKE pattern)
+    ), chosen AS (
+        SELECT h.id, h.customer_number FROM hits h ORDER BY h.customer_number
+        LIMIT bounds[2] OFFSET bounds[1]::bigint * bounds[2]
+    )
+    SELECT (SELECT count(*) FROM hits),
+           (SELECT jsonb_agg(corebank_internal.customer_json(x.id) ORDER BY x.customer_number) FROM chosen x)
+    INTO total, content;
+    RETURN corebank_internal.page_json(content, bounds[1], bounds[2], total);
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_approvals_list(status text, page int, size int) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    wanted text := upper(nullif(btrim(status), ''));
+    page_number int := coalesce(page, 0);
+    page_size int := coalesce(size, corebank_internal.limit_page_size_default());
+    total bigint;
+    content jsonb;
+BEGIN
+    IF wanted NOT IN ('PENDING', 'APPROVED', 'REJECTED', 'LAPSED') THEN
+        PERFORM corebank_internal.fail('CBV00', 'status: must be PENDING, APPROVED, REJECTED or LAPSED');
+    END IF;
+    IF page_number NOT BETWEEN 0 AND 1000000 THEN
+        PERFORM corebank_internal.fail('CBV00', 'page: must be from 0 to 1000000');
+    END IF;
+    IF page_size NOT BETWEEN 1 AND corebank_internal.limit_page_size_max() THEN
+        PERFORM corebank_internal.fail('CBV00', format('size: must be from 1 to %s', corebank_internal.limit_page_size_max()));
+    END IF;
+    WITH hits AS MATERIALIZED (
+        SELECT p.id, p.created_at
+        FROM corebank.parked_changes p
+        WHERE wanted IS NULL OR corebank_internal.change_status(p.status, p.expires_at) = wanted
+    ), chosen AS (
+        SELECT h.id, h.created_at FROM hits h
+        ORDER BY h.created_at DESC, h.id
+        LIMIT page_size OFFSET page_number::bigint * page_size
+    )
+    SELECT (SELECT count(*) FROM hits),
+           (SELECT jsonb_agg(corebank_internal.parked_change_json(c.id) ORDER BY c.created_at DESC, c.id) FROM chosen c)
+    INTO total, content;
+    RETURN corebank_internal.page_json(content, page_number, page_size, total);
+END
+$fn$;
+
+-- Filter: from, to (value dates), type, status, state (same values as
+-- status), reference (exact), glAccountCode, page (0-based), size (1 to
+-- limit_page_size_max(), default limit_page_size_default()). Newest first (created_at desc, id).
+CREATE OR REPLACE FUNCTION corebank.core_transaction_search(filter jsonb) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    f jsonb := coalesce(filter, '{}'::jsonb);
+    from_date date;
+    to_date date;
+    type_filter text;
+    status_filter text;
+    state_filter text;
+    reference_filter text;
+    gl_code text;
+    page_number int;
+    page_size int;
+    total bigint;
+    content jsonb;
+BEGIN
+    IF jsonb_typeof(f) <> 'object' THEN
+        PERFORM corebank_internal.fail('CBV00', 'filter: must be a JSON object');
+    END IF;
+    from_date := corebank_internal.json_date(f, 'from');
+    to_date := corebank_internal.json_date(f, 'to');
+    type_filter := upper(corebank_internal.json_text(f, 'type', 32));
+    status_filter := upper(corebank_internal.json_text(f, 'status', 16));
+    state_filter := upper(corebank_internal.json_text(f, 'state', 16));
+    reference_filter := corebank_internal.json_text(f, 'reference', 80);
+    gl_code := corebank_internal.json_text(f, 'glAccountCode', 20);
+    page_number := coalesce(corebank_internal.json_int(f, 'page', 0, 1000000), 0);
+    page_size := coalesce(corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max()), corebank_internal.limit_page_size_default());
+    IF type_filter NOT IN ('DEPOSIT', 'WITHDRAWAL', 'TRANSFER', 'INTEREST_ACCRUAL', 'FEE', 'LOAN_DISBURSEMENT',
+                           'LOAN_REPAYMENT', 'ADJUSTMENT', 'ZIPIT_SEND', 'ZIPIT_RECEIVE', 'RTGS_SEND',
+                           'RTGS_RECEIVE', 'MOBILE_MONEY_SEND', 'MOBILE_MONEY_RECEIVE', 'SALARY_PAYMENT',
+                           'BULK_PAYMENT', 'BILL_PAYMENT', 'PAYMENT_REVERSAL', 'INVESTMENT_PURCHASE',
+                           'INVESTMENT_MATURITY', 'INVESTMENT_SALE', 'INVESTMENT_INTEREST') THEN
+        PERFORM corebank_internal.fail('CBV00', 'type: is not a known transaction type');
+    END IF;
+    IF status_filter NOT IN ('PENDING', 'POSTED', 'REVERSED', 'CANCELLED')
+       OR state_filter NOT IN ('PENDING', 'POSTED', 'REVERSED', 'CANCELLED') THEN
+        PERFORM corebank_internal.fail('CBV00', 'status: must be PENDING, POSTED, REVERSED or CANCELLED');
+    END IF;
+    IF status_filter IS NOT NULL AND state_filter IS NOT NULL AND status_filter <> state_filter THEN
+        PERFORM corebank_internal.fail('CBV00', 'state: must equal status when both are given');
+    END IF;
+    status_filter := coalesce(status_filter, state_filter);
+    IF from_date > to_date THEN
+        PERFORM corebank_internal.fail('CBV00', 'to: must be on or after from');
+    END IF;
+
+    -- One pass: the hits are materialised once for the count and the page.
+    WITH hits AS MATERIALIZED (
+        SELECT t.id, t.created_at
+        FROM corebank.transactions t
+        WHERE (from_date IS NULL OR t.value_date >= from_date)
+          AND (to_date IS NULL OR t.value_date <= to_date)
+          AND (type_filter IS NULL OR t.type = type_filter)
+          AND (status_filter IS NULL OR t.status = status_filter)
+          AND (reference_filter IS NULL OR t.reference = reference_filter)
+          AND (gl_code IS NULL
+               OR EXISTS (SELECT FROM corebank.journal_entries e
+                          JOIN corebank.gl_accounts g ON g.id = e.gl_account_id
+                          WHERE e.transaction_id = t.id AND g.code = gl_code)
+               OR EXISTS (SELECT FROM corebank.transaction_lines_proposed p
+                          JOIN corebank.gl_accounts g ON g.id = p.gl_account_id
+                          WHERE p.transaction_id = t.id AND g.code = gl_code))
+    ), page AS (
+        SELECT h.id, h.created_at FROM hits h
+        ORDER BY h.created_at DESC, h.id
+        LIMIT page_size OFFSET page_number::bigint * page_size
+    )
+    SELECT (SELECT count(*) FROM hits),
+           (SELECT jsonb_agg(corebank_internal.transaction_json(p.id) ORDER BY p.created_at DESC, p.id) FROM page p)
+    INTO total, content;
+    RETURN corebank_internal.page_json(content, page_number, page_size, total);
+END
+$fn$;
+
+-- The tier generates the key and passes only its SHA-256 and a short
+-- display prefix. actor may be NULL (the first key, made by the CLI). The
+-- limit defaults to limit_api_key_requests_per_minute_default() (core/limits.hpp).
+CREATE OR REPLACE FUNCTION corebank.core_api_key_create(service text, name text, scopes text[], caller_id text,
+                                             rate_limit_per_minute int, key_hash bytea, key_prefix text,
+                                             actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    clean_name text := nullif(btrim(name), '');
+    clean_scopes text[];
+    new_id uuid;
+BEGIN
+    IF service IS NULL OR service NOT IN ('core', 'events', 'verify') THEN
+        PERFORM corebank_internal.fail('CBV00', 'service: must be core, events or verify');
+    END IF;
+    IF length(clean_name) > 100 THEN
+        PERFORM corebank_internal.fail('CBV00', 'name: must be at most 100 characters');
+    END IF;
+    IF scopes IS NULL OR cardinality(scopes) NOT BETWEEN 1 AND 20 OR array_ndims(scopes) > 1
+       OR EXISTS (SELECT FROM unnest(scopes) AS s(scope) WHERE s.scope IS NULL OR s.scope !~ '^[a-z][a-z0-9:_.-]{0,49}$') THEN
+        PERFORM corebank_internal.fail('CBV00', 'scopes: must be 1 to 20 scope names such as read, write, admin');
+    END IF;
+    IF caller_id IS NOT NULL AND caller_id !~ '^[A-Za-z0-9._:-]{1,100}$' THEN
+        PERFORM corebank_internal.fail('CBV00', 'callerId: must be 1 to 100 of A-Z a-z 0-9 . _ : -');
+    END IF;
+    IF service = 'events' AND caller_id IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'callerId: is required for an events key');
+    END IF;
+    IF rate_limit_per_minute IS NOT NULL AND rate_limit_per_minute NOT BETWEEN 1 AND corebank_internal.limit_api_key_requests_per_minute_max() THEN
+        PERFORM corebank_internal.fail('CBV00', format('rateLimitPerMinute: must be from 1 to %s', corebank_internal.limit_api_key_requests_per_minute_max()));
+    END IF;
+    IF key_hash IS NULL OR length(key_hash) <> 32 THEN
+        PERFORM corebank_internal.fail('CBV00', 'key_hash: must be a SHA-256 hash (32 bytes)');
+    END IF;
+    IF key_prefix IS NULL OR key_prefix !~ '^[A-Za-z0-9_-]{1,16}$' THEN
+        PERFORM corebank_internal.fail('CBV00', 'key_prefix: must be 1 to 16 of A-Z a-z 0-9 _ -');
+    END IF;
+    clean_scopes := ARRAY(SELECT DISTINCT s.scope FROM unnest(scopes) AS s(scope) ORDER BY 1);
+    INSERT INTO corebank.api_keys AS k (service, name, key_hash, key_prefix, scopes, caller_id,
+                                        rate_limit_per_minute, created_by)
+    VALUES (service, clean_name, key_hash, key_prefix, clean_scopes, caller_id,
+            coalesce(rate_limit_per_minute, corebank_internal.limit_api_key_requests_per_minute_default()), actor)
+    ON CONFLICT DO NOTHING
+    RETURNING k.id INTO new_id;
+    IF new_id IS NULL THEN
+        PERFORM corebank_internal.fail('CB409', 'An API key with this hash already exists');
+    END IF;
+    RETURN corebank_internal.api_key_json(new_id);
+END
+$fn$;
+
+-- RETURN QUERY needs each column's declared type exactly: the journal's
+-- amount is a corebank.amount_minor, the result column a bigint.
+-- A customer account's entries with value dates in [from_date, to_date],
+-- with the running balance (credits - debits) from the opening balance of
+-- everything before from_date. At most 366 days per call.
+CREATE OR REPLACE FUNCTION corebank.account_statement(account uuid, from_date date, to_date date)
+    RETURNS TABLE (entry_id bigint, transaction_id uuid, reference text, type text, value_date date,
+                   posted_at timestamptz, side text, amount_minor bigint, narrative text,
+                   opening_balance_minor bigint, balance_minor bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    opening bigint;
+BEGIN
+    IF account IS NULL OR from_date IS NULL OR to_date IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'account, from, to: are required');
+    END IF;
+    IF to_date < from_date OR to_date - from_date > 366 THEN
+        PERFORM corebank_internal.fail('CBV00', 'to: must be on or after from and at most 366 days later');
+    END IF;
+    IF NOT EXISTS (SELECT FROM corebank.ledger_accounts a WHERE a.id = account) THEN
+        PERFORM corebank_internal.fail('CB404', 'Account not found');
+    END IF;
+    SELECT coalesce(sum(CASE WHEN x.side = 'C' THEN x.amount_minor ELSE -x.amount_minor END), 0)::bigint
+    INTO opening
+    FROM corebank.journal_entries x
+    WHERE x.ledger_account_id = account AND x.value_date < from_date;
+
+    RETURN QUERY
+    SELECT x.id, x.transaction_id, t.reference, t.type, x.value_date, t.posted_at,
+           CASE x.side WHEN 'D' THEN 'DEBIT' ELSE 'CREDIT' END, x.amount_minor::bigint, x.narrative, opening,
+           (opening + sum(CASE WHEN x.side = 'C' THEN x.amount_minor ELSE -x.amount_minor END)
+                          OVER (ORDER BY x.value_date, x.id))::bigint
+    FROM corebank.journal_entries x
+    JOIN corebank.transactions t ON t.id = x.transaction_id
+    WHERE x.ledger_account_id = account AND x.value_date BETWEEN from_date AND to_date
+    ORDER BY x.value_date, x.id;
+END
+$fn$;
 
 -- == section: one append-only trigger (issue 11, part 3) ==
 --
