@@ -149,10 +149,12 @@ int run_key_create(const Config& config, const std::vector<std::string>& args) {
         if (service == "events" && !flags.count("caller")) return fail("--caller is required for events keys");
         const std::string name = flags.count("name") ? flags.at("name")
                                                      : (flags.count("caller") ? flags.at("caller") : service + "-key");
-        int rate = 6000;
+        int rate = core::limits::api_key_requests_per_minute_default;
         if (flags.count("rate-limit")) {
             rate = std::atoi(flags.at("rate-limit").c_str());
-            if (rate < 1 || rate > 1000000) return fail("--rate-limit must be 1..1000000 requests per minute");
+            if (rate < core::limits::api_key_requests_per_minute_min || rate > core::limits::api_key_requests_per_minute_max)
+                return fail("--rate-limit must be " + std::to_string(core::limits::api_key_requests_per_minute_min) + ".." +
+                            std::to_string(core::limits::api_key_requests_per_minute_max) + " requests per minute");
         }
         const core_banking::NewApiKey key = core_banking::generate_api_key(service);
         Db db(config.database_url, {});

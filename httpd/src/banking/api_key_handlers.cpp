@@ -6,6 +6,7 @@
 #include "banking/handlers.hpp"
 #include "banking/statements.hpp"
 #include "core/crypto.hpp"
+#include "core/limits.hpp"
 #include "json_body.hpp"
 #include "json_util.hpp"
 #include "query_params.hpp"
@@ -14,7 +15,6 @@ namespace corebank::httpd::core_banking {
 
 namespace {
 
-inline constexpr std::int64_t default_rate_limit_per_minute = 6000;
 inline constexpr std::size_t key_prefix_length = 12;
 
 }  // namespace
@@ -40,7 +40,7 @@ HttpResponse api_key_create(const Context& context, const HttpRequest& request, 
     auto created = parse_db_json(
         db.exec(sql::api_key_create,
                 {"core", body.at("name").get<std::string>(), text_array_param(scopes), Param(),
-                 std::to_string(body.value("rateLimitPerMinute", default_rate_limit_per_minute)),
+                 std::to_string(body.value("rateLimitPerMinute", core::limits::api_key_requests_per_minute_default)),
                  bytea_param(core::sha256(key.key)), key.prefix, caller.actor_id ? Param(*caller.actor_id) : Param()})
             .scalar());
     created["key"] = key.key;  // the only time the key is ever shown

@@ -21,7 +21,8 @@ nlohmann::json parse_api_key_create(const std::string& text) {
         }
         out["scopes"] = list;
     }
-    put(out, "rateLimitPerMinute", body.integer("rateLimitPerMinute", false, 1, 1'000'000));
+    put(out, "rateLimitPerMinute", body.integer("rateLimitPerMinute", false, core::limits::api_key_requests_per_minute_min,
+                                                        core::limits::api_key_requests_per_minute_max));
     body.finish();
     return out;
 }

@@ -109,7 +109,7 @@ JsonBody body_without(const json& raw, std::initializer_list<const char*> names)
 
 std::optional<std::int64_t> read_amount(JsonBody& body, const json& raw, bool required) {
     if (raw.contains("amount")) body.problem("amount", "send amountMinor, an integer number of minor units (cents)");
-    return body.integer("amountMinor", required, 1, deposits_amount_minor_max);
+    return body.integer("amountMinor", required, 1, core::limits::amount_minor_max);
 }
 
 std::string or_empty_object(const std::string& text) { return trim_ascii(text).empty() ? "{}" : text; }

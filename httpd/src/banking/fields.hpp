@@ -20,14 +20,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/limits.hpp"
 #include "json_body.hpp"
 
 namespace corebank::httpd::core_banking {
 
 const std::vector<std::string>& currencies();  // USD, ZWG
 
-// Bounds shared with the extension (sql/corebank--1.3--1.4.sql and the ledger).
-inline constexpr std::int64_t deposits_amount_minor_max = 1'000'000'000'000'000;
+// Bounds shared with the extension (sql/corebank--1.3--1.4.sql and the ledger);
+// the amount cap is core::limits::amount_minor_max.
 inline constexpr std::size_t reference_max = 64;
 inline constexpr std::size_t description_max = 500;
 inline constexpr std::size_t narrative_max = 400;

@@ -12,6 +12,7 @@
 #include "banking/fields.hpp"
 #include "banking/handlers.hpp"
 #include "banking/parameters.hpp"
+#include "core/limits.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
@@ -81,7 +82,7 @@ HttpResponse accounts_list(const Context& context, const HttpRequest& request, D
     if (auto v = query_text(request, "productCode", 20)) filter["productCode"] = *v;
     if (auto v = query_enum_ci(request, "currency", currencies())) filter["currency"] = *v;
     filter["page"] = query_int(request, "page", 0, 0, 1000000);
-    filter["size"] = query_int(request, "size", 25, 1, 200);
+    filter["size"] = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min, core::limits::page_size_max);
     return pass_through(db.exec(sql::accounts_list, {filter.dump()}).scalar());
 }
 

@@ -102,12 +102,12 @@ bool patch_object_start(const json& patch, const std::string& key, const std::st
 }
 
 void income_amount(const json& item, const std::string& where, json& income, JsonBody& sink) {
-    const std::string range = "must be between 0 and " + std::to_string(deposits_amount_minor_max);
+    const std::string range = "must be between 0 and " + std::to_string(core::limits::amount_minor_max);
     if (item.is_null()) income["amountMinor"] = nullptr;
     else if (!item.is_number_integer()) sink.problem(where, "must be an integer");
-    else if (item.is_number_unsigned() && item.get<std::uint64_t>() > static_cast<std::uint64_t>(deposits_amount_minor_max))
+    else if (item.is_number_unsigned() && item.get<std::uint64_t>() > static_cast<std::uint64_t>(core::limits::amount_minor_max))
         sink.problem(where, range);
-    else if (item.get<std::int64_t>() < 0 || item.get<std::int64_t>() > deposits_amount_minor_max) sink.problem(where, range);
+    else if (item.get<std::int64_t>() < 0 || item.get<std::int64_t>() > core::limits::amount_minor_max) sink.problem(where, range);
     else income["amountMinor"] = item.get<std::int64_t>();
 }
 

@@ -10,6 +10,7 @@
 #include "banking/deposits/statements.hpp"
 #include "banking/handlers.hpp"
 #include "banking/parameters.hpp"
+#include "core/limits.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
@@ -35,7 +36,7 @@ HttpResponse customers_list(const Context& context, const HttpRequest& request, 
     if (auto v = query_enum_ci(request, "riskCategory", risk_categories())) filter["riskCategory"] = *v;
     if (auto v = query_text(request, "q", 100)) filter["q"] = *v;
     filter["page"] = query_int(request, "page", 0, 0, 1000000);
-    filter["size"] = query_int(request, "size", 25, 1, 200);
+    filter["size"] = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min, core::limits::page_size_max);
     return pass_through(db.exec(sql::customers_list, {filter.dump()}).scalar());
 }
 
@@ -67,7 +68,7 @@ HttpResponse customer_interactions_list(const Context& context, const HttpReques
     authorize(context, request, db, "customers.interactions.list");
     const std::string id = path_uuid(request, "id");
     const auto page = query_int(request, "page", 0, 0, 1000000);
-    const auto size = query_int(request, "size", 25, 1, 200);
+    const auto size = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min, core::limits::page_size_max);
     return pass_through(
         db.exec(sql::customers_interactions_list, {id, std::to_string(page), std::to_string(size)}).scalar());
 }

@@ -18,7 +18,7 @@ json parse_product_update(const std::string& text) {
     put(out, "interestMethod", read_enum(body, "interestMethod", {"NONE", "SIMPLE", "COMPOUND"}));
     put(out, "annualRateBp", body.integer("annualRateBp", false, 0, rate_bp_max));
     for (const char* amount : {"minimumBalanceMinor", "minimumOpeningMinor", "monthlyFeeMinor", "withdrawalFeeMinor"})
-        put(out, amount, body.integer(amount, false, 0, deposits_amount_minor_max));
+        put(out, amount, body.integer(amount, false, 0, core::limits::amount_minor_max));
     put(out, "termDays", body.integer("termDays", false, 1, term_days_max));
     put(out, "earlyWithdrawalPenaltyBp", body.integer("earlyWithdrawalPenaltyBp", false, 0, penalty_bp_max));
     put(out, "active", body.boolean("active", false));
@@ -38,7 +38,7 @@ json parse_product_update(const std::string& text) {
         std::int64_t previous = -1;
         for (std::size_t i = 0; i < tiers->size(); ++i) {
             JsonBody tier((*tiers)[i], "tiers[" + std::to_string(i) + "]");
-            const auto from = tier.integer("fromMinor", true, 0, deposits_amount_minor_max);
+            const auto from = tier.integer("fromMinor", true, 0, core::limits::amount_minor_max);
             const auto rate = tier.integer("rateBp", true, 0, rate_bp_max);
             if (from && ((i == 0 && *from != 0) || *from <= previous))
                 tier.problem("fromMinor", "the first tier starts at 0 and each starts above the previous");

@@ -47,7 +47,8 @@ nlohmann::json parse_numbering_update(const std::string& text) {
     }
     put(out, "prefix", prefix);
     put(out, "padding", body.integer("padding", false, 4, 20));
-    put(out, "nextValue", body.integer("nextValue", false, 1, amount_minor_max));
+    // The tier has always bounded a number at the amount cap (the database allows up to 10^18 - 1).
+    put(out, "nextValue", body.integer("nextValue", false, 1, core::limits::amount_minor_max));
     body.finish();
     if (out.empty()) throw validation_error("body: at least one of prefix, padding, nextValue is required");
     return out;
@@ -93,7 +94,7 @@ nlohmann::json parse_gl_budget_upsert(const std::string& text) {
         period.reset();
     }
     put(out, "period", period);
-    put(out, "amountMinor", body.integer("amountMinor", true, 0, amount_minor_max));
+    put(out, "amountMinor", body.integer("amountMinor", true, 0, core::limits::amount_minor_max));
     put(out, "note", body.text("note", TextRule{false, 0, 500, true, false}));
     body.finish();
     return out;

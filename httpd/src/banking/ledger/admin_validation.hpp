@@ -10,9 +10,6 @@
 
 namespace corebank::httpd::core_banking {
 
-// The ledger's amount cap (extension/core/ledger.hpp), for budgets and numbering.
-inline constexpr std::int64_t amount_minor_max = 1'000'000'000'000'000;
-
 nlohmann::json parse_platform_config_update(const std::string& body); // UpdatePlatformConfigRequest
 nlohmann::json parse_branch_scoping_update(const std::string& body);  // UpdateBranchScopingRequest
 nlohmann::json parse_numbering_update(const std::string& body);       // UpdateNumberingConfigRequest

@@ -6,6 +6,7 @@
 #include "banking/ledger/handlers.hpp"
 #include "banking/ledger/statements.hpp"
 #include "banking/ledger/transactions_validation.hpp"
+#include "core/limits.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
@@ -13,7 +14,6 @@ namespace corebank::httpd::core_banking {
 
 namespace {
 
-inline constexpr std::int64_t page_size_max = 200;
 inline constexpr std::size_t reversal_reason_max = 1000;
 
 }  // namespace
@@ -29,7 +29,8 @@ HttpResponse transactions_search(const Context& context, const HttpRequest& requ
     if (auto v = query_text(request, "reference", 64)) filter["reference"] = *v;
     if (auto v = query_text(request, "glAccountCode", 20)) filter["glAccountCode"] = *v;
     filter["page"] = query_int(request, "page", 0, 0, 1000000);
-    filter["size"] = query_int(request, "size", 25, 1, page_size_max);
+    filter["size"] = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min,
+                               core::limits::page_size_max);
     if (filter.contains("from") && filter.contains("to") && filter["from"] > filter["to"])
         throw bad_request("from: must not be after to");
     // The read replica when read_database_url is set (docs/scale-out.md); authorize stayed on the primary.
