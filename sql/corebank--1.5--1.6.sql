@@ -13,16 +13,27 @@
 -- through the functions below (entry/limits.cpp), so each number is written
 -- once, in C++, for the extension, the tier and SQL alike. IMMUTABLE: the
 -- planner folds each call into a constant.
+
+-- The largest amount of one movement of money, in minor units: limits::amount_minor_max.
 CREATE FUNCTION corebank_internal.limit_amount_minor_max() RETURNS bigint
     AS 'MODULE_PATHNAME', 'limit_amount_minor_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The rows of a page of a list when the caller names no size: limits::page_size_default.
 CREATE FUNCTION corebank_internal.limit_page_size_default() RETURNS int
     AS 'MODULE_PATHNAME', 'limit_page_size_default' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The most rows a page of a list may have: limits::page_size_max.
 CREATE FUNCTION corebank_internal.limit_page_size_max() RETURNS int
     AS 'MODULE_PATHNAME', 'limit_page_size_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Requests per minute of an API key whose creator names none: limits::api_key_requests_per_minute_default.
 CREATE FUNCTION corebank_internal.limit_api_key_requests_per_minute_default() RETURNS int
     AS 'MODULE_PATHNAME', 'limit_api_key_requests_per_minute_default' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The most requests per minute an API key may be given: limits::api_key_requests_per_minute_max.
 CREATE FUNCTION corebank_internal.limit_api_key_requests_per_minute_max() RETURNS int
     AS 'MODULE_PATHNAME', 'limit_api_key_requests_per_minute_max' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 REVOKE ALL ON FUNCTION corebank_internal.limit_amount_minor_max(), corebank_internal.limit_page_size_default(),
     corebank_internal.limit_page_size_max(), corebank_internal.limit_api_key_requests_per_minute_default(),
     corebank_internal.limit_api_key_requests_per_minute_max() FROM PUBLIC;
