@@ -34,9 +34,6 @@ namespace spi = corebank::pg::spi;
 
 constexpr std::size_t ip_length_max = 64;
 
-static_assert(core::limits::auth::live_sessions_per_user_max >= 1);
-static_assert(core::limits::auth::lockout_minutes > 0);
-
 /*---- begin ----*/
 
 // Columns: 1 active (status ACTIVE), 2 locked (locked_until in the future),
