@@ -79,7 +79,11 @@ std::optional<std::int64_t> integer(const TriggerData* trigger, HeapTuple row, c
     bool is_null = true;
     const Datum value = value_at(trigger, row, attnum, &is_null);
     if (is_null) return std::nullopt;
-    switch (TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid) {
+    // A domain column (corebank.amount_minor) holds its base type's values;
+    // the catalog is read only for a type that is not a plain integer.
+    Oid type = TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid;
+    if (type != INT2OID && type != INT4OID && type != INT8OID) type = pg_guard([&]() noexcept { return getBaseType(type); });
+    switch (type) {
         case INT2OID:
             return DatumGetInt16(value);
         case INT4OID:
