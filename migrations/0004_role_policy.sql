@@ -3,10 +3,8 @@
 --
 -- Until now ./corebank up and the test harness loaded policies/roles.json at
 -- every start. The database now gets its policy here, once, like the rest of
--- the institution's data. policies/roles.json stays as the readable copy that
--- test helpers and tools read; tests/e2e/test_migrations.py fails when the
--- policy these migrations leave in the database differs from it, so a policy
--- change is a new migration plus the same edit to roles.json
+-- the institution's data, and this file is the policy's only source: a policy
+-- change is a new migration calling policy_load with the whole new policy
 -- (docs/migrations.md). policy_load upserts the roles it is given and removes
 -- none: a migration that retires a role deletes it itself.
 SELECT corebank.policy_load($policy$

@@ -943,4 +943,8 @@ REVOKE ALL ON FUNCTION corebank.core_platform_banks() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION corebank.core_platform_banks() TO corebank_app;
 GRANT SELECT ON TABLE corebank.banks, corebank.data_migrations TO corebank_auditor, corebank_reporting;
 
+-- The role policy is institution data now: policies/roles.json is gone.
+COMMENT ON TABLE corebank.auth_role_scopes IS
+    'Role to scopes, loaded by policy_load from the data migrations (migrations/0004_role_policy.sql)';
+
 -- == section: surfaces that tell the truth (issue 11, part 6) ==

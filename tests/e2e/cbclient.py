@@ -662,10 +662,28 @@ def create_staff(roles, address=None, password=None):
     return found[0].lower(), address, password
 
 
+def stated_role_policy():
+    """The role policy as the migrations state it: the JSON that the newest
+    migrations/NNNN_*.sql file calling corebank.policy_load passes between
+    $policy$ quotes. The migration is the policy's one source."""
+    folder = os.path.join(ROOT, "migrations")
+    stated = None
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".sql"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as handle:
+            text = handle.read()
+        found = re.search(r"corebank\.policy_load\(\$policy\$(.*?)\$policy\$", text, re.S)
+        if found:
+            stated = json.loads(found.group(1))
+    if stated is None:
+        raise AssertionError("no migration in migrations/ states the role policy")
+    return stated
+
+
 def role_scopes(*roles):
-    """The scopes policies/roles.json grants to the union of roles, sorted."""
-    with open(os.path.join(ROOT, "policies", "roles.json"), encoding="utf-8") as handle:
-        policy = json.load(handle)
+    """The scopes the role policy of migrations/ grants to the union of roles, sorted."""
+    policy = stated_role_policy()
     scopes = set()
     for role in roles:
         scopes.update(policy["roles"][role]["scopes"])

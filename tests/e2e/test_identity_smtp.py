@@ -9,6 +9,7 @@ corebankd on free ports, configured for SMTP, against a database of its own
 for a reset there, wait for the message at the sink, then use its link.
 """
 import asyncore
+import json
 import os
 import re
 import socket
@@ -83,9 +84,7 @@ class SmtpTransportTest(unittest.TestCase):
         admin_url = os.environ["CB_DATABASE_URL"]
         admin_execute(admin_url, (f'DROP DATABASE IF EXISTS "{cls.dbname}"', None), (f'CREATE DATABASE "{cls.dbname}"', None))
         cls.database_url = with_dbname(admin_url, cls.dbname)
-        policy_path = os.path.join(os.environ.get("CB_ROOT", "."), "policies", "roles.json")
-        with open(policy_path, encoding="utf-8") as f:
-            policy = f.read()
+        policy = json.dumps(cb.stated_role_policy())
         admin_execute(cls.database_url, ("CREATE EXTENSION corebank", None),
                       ("SELECT corebank.policy_load(%s::jsonb)", (policy,)))
 

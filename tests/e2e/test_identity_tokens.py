@@ -3,7 +3,7 @@
 docs/identity.md fixes: RS256 with header {alg, typ, kid}, the key of that kid
 published at /.well-known/jwks.json; user token claims exactly sub, iss, aud,
 iat, exp, jti, phone?, email?, roles, scopes, kyc_tier with aud a plain string
-and iss the advertised issuer; scopes derived from policies/roles.json; and
+and iss the advertised issuer; scopes derived from the role policy of migrations/; and
 every protected call checks signature, iss, exp and that the session is live,
 answering 401 UNAUTHORIZED without `timestamp` otherwise.
 """
