@@ -1,6 +1,6 @@
 // accounts_triggers.cpp: the triggers that keep the account lifecycle and
 // its satellites whoever writes (docs/design/deposits.md;
-// sql/corebank--1.3--1.4.sql attaches them).
+// sql/releases/corebank--1.3--1.4.sql.in attaches them).
 //
 //   account_lifecycle_guard  ledger_accounts: an account opens ACTIVE or
 //                            PENDING_ACTIVATION; its status moves only along

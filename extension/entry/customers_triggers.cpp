@@ -1,5 +1,5 @@
 // customers_triggers.cpp: the triggers that keep the CIF's rules whoever
-// writes (docs/design/deposits.md; sql/corebank--1.3--1.4.sql attaches them).
+// writes (docs/design/deposits.md; sql/releases/corebank--1.3--1.4.sql.in attaches them).
 //
 //   customer_guard          customers: identity fields never change; no DELETE
 //   customer_case_guard     customer_cases: only OPEN -> RESOLVED, stamped;

@@ -1,5 +1,5 @@
 // ledger_triggers.cpp: the triggers that keep the ledger's invariants
-// whoever writes (docs/design/ledger.md; sql/corebank--1.0--1.1.sql attaches
+// whoever writes (docs/design/ledger.md; sql/releases/corebank--1.0--1.1.sql.in attaches
 // them).
 //
 //   gl_account_mirror     AFTER INSERT/UPDATE on gl_accounts: a USD account

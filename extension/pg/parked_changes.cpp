@@ -304,7 +304,7 @@ std::string branch_scoping_apply(const Change& change, const std::string& checke
 
 /*---- kyc.document.verify (issue 4) ----*/
 
-// The rules live with the KYC tables (sql/corebank--1.3--1.4.sql): the
+// The rules live with the KYC tables (sql/releases/corebank--1.3--1.4.sql.in): the
 // document exists and is PENDING when parked; approval records the decision
 // with the checker as decider.
 constexpr const char kyc_verify_validate_sql[] =

@@ -27,7 +27,7 @@ namespace corebank::httpd::core_banking {
 
 const std::vector<std::string>& currencies();  // USD, ZWG
 
-// Bounds shared with the extension (sql/corebank--1.3--1.4.sql and the ledger);
+// Bounds shared with the extension (sql/releases/corebank--1.3--1.4.sql.in and the ledger);
 // the amount cap is core::limits::amount_minor_max.
 inline constexpr std::size_t reference_max = 64;
 inline constexpr std::size_t description_max = 500;

@@ -1,5 +1,5 @@
 // statements.hpp: the SQL the event service runs, one extension function per
-// operation (sql/corebank--1.1--1.2.sql); jsonb comes back as text.
+// operation (sql/releases/corebank--1.1--1.2.sql.in); jsonb comes back as text.
 #pragma once
 
 #include "db.hpp"

@@ -1,5 +1,5 @@
 // statements.hpp: the SQL the verification service runs, one extension
-// function per operation (sql/corebank--1.2--1.3.sql). Names carry the
+// function per operation (sql/releases/corebank--1.2--1.3.sql.in). Names carry the
 // verify_ prefix: prepared statements share one namespace per connection
 // with the other services' statements.
 #pragma once

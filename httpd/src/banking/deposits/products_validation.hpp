@@ -10,7 +10,7 @@
 
 namespace corebank::httpd::core_banking {
 
-// Bounds shared with the extension (sql/corebank--1.3--1.4.sql).
+// Bounds shared with the extension (sql/releases/corebank--1.3--1.4.sql.in).
 inline constexpr std::int64_t rate_bp_max = 100'000;
 inline constexpr std::int64_t penalty_bp_max = 10'000;
 inline constexpr std::int64_t term_days_max = 3660;
