@@ -52,6 +52,17 @@ Route reactor_route(const char* method, const char* pattern,
                  [handler, context](const HttpRequest& request, Db*) { return handler(*context, request); }};
 }
 
+// GET /openapi.json: the service's document, read once at start into its
+// context, served as is from the reactor.
+template <class Context>
+Route openapi_route(std::shared_ptr<const Context> context) {
+    return Route{"GET", "/openapi.json", RunOn::reactor, [context](const HttpRequest&, Db*) {
+                     HttpResponse response;
+                     response.body = context->openapi_document;
+                     return response;
+                 }};
+}
+
 class Router {
 public:
     void add(Route route);

@@ -31,7 +31,6 @@ HttpResponse handle_introspect(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_jwks(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_health(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_openid_configuration(const Context&, const HttpRequest&);
-HttpResponse handle_openapi(const Context&, const HttpRequest&);
 HttpResponse handle_reset_form(const Context&, const HttpRequest&);
 
 }  // namespace corebank::httpd::auth

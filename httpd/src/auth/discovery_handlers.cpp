@@ -76,13 +76,6 @@ HttpResponse handle_openid_configuration(const Context& context, const HttpReque
                               });
 }
 
-HttpResponse handle_openapi(const Context& context, const HttpRequest&) {
-    HttpResponse response;
-    response.status = 200;
-    response.body = context.openapi_document;
-    return response;
-}
-
 HttpResponse handle_reset_form(const Context&, const HttpRequest&) {
     HttpResponse response;
     response.status = 200;

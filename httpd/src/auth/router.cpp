@@ -38,7 +38,7 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("GET", "/.well-known/jwks.json", handle_jwks, c));
     r.add(reactor("GET", "/.well-known/openid-configuration", handle_openid_configuration, c));
     r.add(worker("GET", "/health", handle_health, c));
-    r.add(reactor("GET", "/openapi.json", handle_openapi, c));
+    r.add(openapi_route(c));
     return r;
 }
 

@@ -121,11 +121,7 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(document("/v1/platform/architecture", platform_architecture));
     r.add(document("/v1/platform/faq", platform_faq));
     r.add(worker("GET", "/v1/platform/banks", platform_banks, c));
-    r.add(Route{"GET", "/openapi.json", RunOn::reactor, [c](const HttpRequest&, Db*) {
-                    HttpResponse response;
-                    response.body = c->openapi_document;
-                    return response;
-                }});
+    r.add(openapi_route(c));
     // transactions
     r.add(worker("GET", "/v1/transactions", transactions_search, c));
     r.add(worker("POST", "/v1/transactions", transactions_capture, c));

@@ -51,11 +51,7 @@ Router make_router(std::shared_ptr<const Context> c) {
     Router r;
     // public
     r.add(worker("GET", "/health", health, c));
-    r.add(Route{"GET", "/openapi.json", RunOn::reactor, [c](const HttpRequest&, Db*) {
-                    HttpResponse response;
-                    response.body = c->openapi_document;
-                    return response;
-                }});
+    r.add(openapi_route(c));
     // ingest (scope ingest)
     r.add(worker("POST", "/v1/events", ingest, c));
     // reads (scope events:read)

@@ -7,8 +7,7 @@ namespace corebank::httpd::verify {
 namespace {
 
 Route worker(const char* method, const char* pattern, Handler handler, std::shared_ptr<const Context> context) {
-    return Route{method, pattern, RunOn::worker,
-                 [handler, context](const HttpRequest& request, Db* db) { return handler(*context, request, *db); }};
+    return worker_route(method, pattern, handler, std::move(context));
 }
 
 Route page(const char* pattern, HttpResponse (*content)(const HttpRequest&)) {
@@ -21,11 +20,7 @@ Router make_router(std::shared_ptr<const Context> c) {
     Router r;
     // public
     r.add(worker("GET", "/health", health, c));
-    r.add(Route{"GET", "/openapi.json", RunOn::reactor, [c](const HttpRequest&, Db*) {
-                    HttpResponse response;
-                    response.body = c->openapi_document;
-                    return response;
-                }});
+    r.add(openapi_route(c));
     // the caller's API: Authorization: Bearer <API key>
     r.add(worker("POST", "/v1/sessions", session_create, c));
     r.add(worker("POST", "/v1/sessions/search", sessions_search, c));
