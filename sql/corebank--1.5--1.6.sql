@@ -948,3 +948,79 @@ COMMENT ON TABLE corebank.auth_role_scopes IS
     'Role to scopes, loaded by policy_load from the data migrations (migrations/0004_role_policy.sql)';
 
 -- == section: surfaces that tell the truth (issue 11, part 6) ==
+
+-- == section: one definition of each SQL pattern (issue 11) ==
+
+-- corebank_internal.required_id(id uuid) returns uuid
+--
+-- The id of a read by id, refused with CBV00 when absent: every get
+-- checks it before it renders anything.
+CREATE FUNCTION corebank_internal.required_id(id uuid) RETURNS uuid
+    LANGUAGE plpgsql IMMUTABLE
+    AS $fn$
+BEGIN
+    IF id IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'id: is required');
+    END IF;
+    RETURN id;
+END
+$fn$;
+
+-- corebank_internal.found_or_404(rendered jsonb, not_found text) returns jsonb
+--
+-- A rendered object, or CB404 with `not_found` when there was none: the
+-- answer of every get by id or by number.
+CREATE FUNCTION corebank_internal.found_or_404(rendered jsonb, not_found text) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE
+    AS $fn$
+BEGIN
+    IF rendered IS NULL THEN
+        PERFORM corebank_internal.fail('CB404', not_found);
+    END IF;
+    RETURN rendered;
+END
+$fn$;
+
+REVOKE ALL ON FUNCTION corebank_internal.required_id(uuid), corebank_internal.found_or_404(jsonb, text) FROM PUBLIC;
+
+-- The gets by id: the id is required, then the object's JSON or CB404.
+
+CREATE OR REPLACE FUNCTION corebank.core_accounts_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.account_json(corebank_internal.required_id(id)),
+                                          'Account not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_approval_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.parked_change_json(corebank_internal.required_id(id)),
+                                          'Approval not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_branch_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.branch_json(corebank_internal.required_id(id)),
+                                          'Branch not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_gl_account_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.gl_account_json(corebank_internal.required_id(id)),
+                                          'GL account not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_transaction_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.transaction_json(corebank_internal.required_id(id)),
+                                          'Transaction not found')
+$fn$;
