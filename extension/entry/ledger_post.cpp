@@ -38,39 +38,6 @@ constexpr const char next_transaction_number_sql[] =
     "SELECT corebank_internal.format_number(n.prefix, n.padding, nextval('corebank.transaction_numbers')) "
     "FROM corebank.numbering_config n WHERE n.entity_type = $1";
 
-std::vector<posting::Line> posting_lines(const std::vector<core::ledger::Line>& request_lines) {
-    std::vector<posting::Line> lines;
-    lines.reserve(request_lines.size());
-    for (std::size_t index = 0; index < request_lines.size(); ++index) {
-        const core::ledger::Line& line = request_lines[index];
-        posting::Line item;
-        item.line_no = static_cast<std::int64_t>(index) + 1;
-        item.gl_account_id = line.gl_account_id.value_or("");
-        item.account_id = line.account_id;
-        item.currency = line.currency.value_or("");
-        item.side = static_cast<char>(line.side);
-        item.amount_minor = line.amount_minor;
-        item.narrative = line.narrative;
-        lines.push_back(std::move(item));
-    }
-    return lines;
-}
-
-posting::Header posting_header(const core::ledger::Request& request) {
-    posting::Header header;
-    header.id = pg::ledger::random_uuid();
-    header.type = request.type.value();
-    header.reference = request.reference.value();
-    header.description = request.description;
-    header.value_date = request.value_date;
-    header.branch_id = request.branch_id.value();
-    header.channel = request.channel.value();
-    header.operator_id = request.operator_id.value();
-    header.maker_id = request.maker_id.value_or(header.operator_id);
-    header.idempotency_key = request.idempotency_key;
-    return header;
-}
-
 }  // namespace
 
 /* SQL function: corebank.ledger_post(request jsonb) returns jsonb */
@@ -80,8 +47,9 @@ COREBANK_FUNCTION(ledger_post) {
     if (const std::optional<std::string> currency = core::ledger::unbalanced_currency(request.lines)) {
         fail(core::sqlstate_unprocessable, "transaction is not balanced in " + *currency);
     }
-    const posting::Header header = posting_header(request);
-    std::vector<posting::Line> lines = posting_lines(request.lines);
+    posting::Header header = posting::header_from_request(request);
+    header.idempotency_key = request.idempotency_key;
+    std::vector<posting::Line> lines = posting::lines_from_request(request.lines);
 
     spi::connect();
     if (request.idempotency_key) {

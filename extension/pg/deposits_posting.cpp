@@ -69,38 +69,6 @@ std::set<std::string> id_list(const json& root, const char* name) {
     return ids;
 }
 
-std::vector<posting::Line> posting_lines(const std::vector<core::ledger::Line>& request_lines) {
-    std::vector<posting::Line> lines;
-    lines.reserve(request_lines.size());
-    for (std::size_t index = 0; index < request_lines.size(); ++index) {
-        const core::ledger::Line& line = request_lines[index];
-        posting::Line item;
-        item.line_no = static_cast<std::int64_t>(index) + 1;
-        item.gl_account_id = line.gl_account_id.value_or("");
-        item.account_id = line.account_id;
-        item.currency = line.currency.value_or("");
-        item.side = static_cast<char>(line.side);
-        item.amount_minor = line.amount_minor;
-        item.narrative = line.narrative;
-        lines.push_back(std::move(item));
-    }
-    return lines;
-}
-
-posting::Header posting_header(const core::ledger::Request& request) {
-    posting::Header header;
-    header.id = ledger::random_uuid();
-    header.type = request.type.value();
-    header.reference = request.reference.value();
-    header.description = request.description;
-    header.value_date = request.value_date;
-    header.branch_id = request.branch_id.value();
-    header.channel = request.channel.value();
-    header.operator_id = request.operator_id.value();
-    header.maker_id = request.maker_id.value_or(header.operator_id);
-    return header;
-}
-
 // Net customer-side movement per account: credits minus debits.
 std::map<std::string, std::int64_t> net_movements(const std::vector<posting::Line>& lines) {
     std::map<std::string, std::int64_t> deltas;
@@ -178,8 +146,8 @@ Rules parse_rules(const std::string& json_text) {
 }
 
 std::string post(const core::ledger::Request& request, const Rules& rules) {
-    const posting::Header header = posting_header(request);
-    std::vector<posting::Line> lines = posting_lines(request.lines);
+    const posting::Header header = posting::header_from_request(request);
+    std::vector<posting::Line> lines = posting::lines_from_request(request.lines);
 
     posting::Accounts accounts = posting::load_accounts(lines, true);
     const std::map<std::string, std::int64_t> minimums = deposit_minimums(accounts);

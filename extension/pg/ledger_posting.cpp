@@ -301,6 +301,38 @@ void advance_chain_head(int stripe, const ChainHead& head) {
     CB_CHECK(rows == 1);
 }
 
+std::vector<Line> lines_from_request(const std::vector<core::ledger::Line>& request_lines) {
+    std::vector<Line> lines;
+    lines.reserve(request_lines.size());
+    for (std::size_t index = 0; index < request_lines.size(); ++index) {
+        const core::ledger::Line& line = request_lines[index];
+        Line item;
+        item.line_no = static_cast<std::int64_t>(index) + 1;
+        item.gl_account_id = line.gl_account_id.value_or("");
+        item.account_id = line.account_id;
+        item.currency = line.currency.value_or("");
+        item.side = static_cast<char>(line.side);
+        item.amount_minor = line.amount_minor;
+        item.narrative = line.narrative;
+        lines.push_back(std::move(item));
+    }
+    return lines;
+}
+
+Header header_from_request(const core::ledger::Request& request) {
+    Header header;
+    header.id = ledger::random_uuid();
+    header.type = request.type.value();
+    header.reference = request.reference.value();
+    header.description = request.description;
+    header.value_date = request.value_date;
+    header.branch_id = request.branch_id.value();
+    header.channel = request.channel.value();
+    header.operator_id = request.operator_id.value();
+    header.maker_id = request.maker_id.value_or(header.operator_id);
+    return header;
+}
+
 Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
     std::set<std::string> ids;
     for (const Line& line : lines) {

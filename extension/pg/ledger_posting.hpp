@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ledger.hpp"
 #include "core/ledger_chain.hpp"
 #include "pg/postgres.hpp"
 
@@ -74,6 +75,14 @@ struct Account {
 using Accounts = std::map<std::string, Account>;
 
 enum class GlRule { any, manual };
+
+// The posting lines and header of a parsed posting request (ledger_post and
+// the deposits postings read the same request shape). The header gets a new
+// id; its idempotency key is left to the caller, which decides whether the
+// request is claimed under it.
+std::vector<Line> lines_from_request(const std::vector<core::ledger::Line>& request_lines);
+Header header_from_request(const core::ledger::Request& request);
+
 
 // The ledger accounts the lines name; for_update locks them in id order.
 Accounts load_accounts(const std::vector<Line>& lines, bool for_update);
