@@ -1024,3 +1024,46 @@ CREATE OR REPLACE FUNCTION corebank.core_transaction_get(id uuid) RETURNS jsonb
     SELECT corebank_internal.found_or_404(corebank_internal.transaction_json(corebank_internal.required_id(id)),
                                           'Transaction not found')
 $fn$;
+
+-- The other gets, by id or by number: the object's JSON or CB404.
+
+CREATE OR REPLACE FUNCTION corebank.core_accounts_get_by_number(account_number text) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.account_json(
+               (SELECT a.id FROM corebank.ledger_accounts a
+                WHERE a.account_number = upper(btrim(core_accounts_get_by_number.account_number)))),
+           'Account not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_deposit_products_get_by_code(code text) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.deposit_product_json(
+               (SELECT p.id FROM corebank.deposit_products p
+                WHERE p.code = upper(btrim(core_deposit_products_get_by_code.code)))),
+           'Deposit product not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_deposit_products_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.deposit_product_json(id), 'Deposit product not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_passbook_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.passbook_json(id), 'Passbook not found')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_standing_orders_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.standing_order_json(id), 'Standing order not found')
+$fn$;
