@@ -1,17 +1,8 @@
 #include "percent_decode.hpp"
 
+#include "hex_digit.hpp"
+
 namespace corebank::httpd {
-
-namespace {
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-}  // namespace
 
 std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space) {
     std::string out;
@@ -22,7 +13,7 @@ std::optional<std::string> percent_decode(std::string_view text, bool plus_is_sp
             out.push_back(' ');
         } else if (c == '%') {
             if (i + 2 >= text.size()) return std::nullopt;
-            const int high = hex_value(text[i + 1]), low = hex_value(text[i + 2]);
+            const int high = hex_digit_value(text[i + 1]), low = hex_digit_value(text[i + 2]);
             if (high < 0 || low < 0) return std::nullopt;
             out.push_back(static_cast<char>(high * 16 + low));
             i += 2;

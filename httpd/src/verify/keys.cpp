@@ -5,19 +5,13 @@
 
 #include "core/base64url.hpp"
 #include "core/crypto.hpp"
+#include "hex_digit.hpp"
 
 namespace corebank::httpd::verify {
 
 namespace {
 
 constexpr std::size_t token_random_bytes = 32;
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
 
 }  // namespace
 
@@ -104,8 +98,8 @@ std::optional<std::string> bytes_from_hex(std::string_view text) {
     std::string out;
     out.reserve(text.size() / 2);
     for (std::size_t i = 0; i < text.size(); i += 2) {
-        const int high = hex_value(text[i]);
-        const int low = hex_value(text[i + 1]);
+        const int high = hex_digit_value(text[i]);
+        const int low = hex_digit_value(text[i + 1]);
         if (high < 0 || low < 0) return std::nullopt;
         out.push_back(static_cast<char>(high * 16 + low));
     }
