@@ -256,47 +256,50 @@ CreateSessionRequest parse_create_session(const std::string& body) {
     return out;
 }
 
-CancelSessionRequest parse_cancel_session(const std::string& body) {
+namespace {
+
+// A body of plain top-level fields: read_fields fills `out` from them, unknown
+// fields and problems become one 422, and the body as read is its canonical form.
+template <class Request, class ReadFields>
+Request parse_flat_request(const std::string& body, bool empty_is_object, ReadFields read_fields) {
     check_json_body_size(body);
-    const json object = parse_object(body, true);
+    const json object = parse_object(body, empty_is_object);
     std::vector<std::pair<std::string, std::string>> problems;
     Fields fields(object, "");
-    CancelSessionRequest out;
-    out.reason = fields.text("reason", false, rules::cancellation_reason_length_max);
+    Request out;
+    read_fields(fields, out);
     finish(fields, problems);
     out.canonical = object.dump();
     return out;
+}
+
+void read_granted(Fields& fields, ConsentRequest& out) {
+    out.granted = fields.boolean("granted", true).value_or(false);
+}
+
+}  // namespace
+
+CancelSessionRequest parse_cancel_session(const std::string& body) {
+    return parse_flat_request<CancelSessionRequest>(body, true, [](Fields& fields, CancelSessionRequest& out) {
+        out.reason = fields.text("reason", false, rules::cancellation_reason_length_max);
+    });
 }
 
 ConsentRequest parse_api_consent(const std::string& body) {
-    check_json_body_size(body);
-    const json object = parse_object(body, false);
-    std::vector<std::pair<std::string, std::string>> problems;
-    Fields fields(object, "");
-    ConsentRequest out;
-    out.granted = fields.boolean("granted", true).value_or(false);
-    if (auto version = fields.text("version", true, rules::consent_version_length_max)) {
-        if (!rules::consent_version_valid(*version)) fields.problem("version", "must be 1 to 50 of A-Z a-z 0-9 . _ : -");
-        else out.version = *version;
-    }
-    out.text = fields.text("text", false, consent_text_length_max);
-    out.ip = fields.text("ip", false, 64);
-    out.user_agent = fields.text("userAgent", false, 512);
-    finish(fields, problems);
-    out.canonical = object.dump();
-    return out;
+    return parse_flat_request<ConsentRequest>(body, false, [](Fields& fields, ConsentRequest& out) {
+        read_granted(fields, out);
+        if (auto version = fields.text("version", true, rules::consent_version_length_max)) {
+            if (!rules::consent_version_valid(*version)) fields.problem("version", "must be 1 to 50 of A-Z a-z 0-9 . _ : -");
+            else out.version = *version;
+        }
+        out.text = fields.text("text", false, consent_text_length_max);
+        out.ip = fields.text("ip", false, 64);
+        out.user_agent = fields.text("userAgent", false, 512);
+    });
 }
 
 ConsentRequest parse_hosted_consent(const std::string& body) {
-    check_json_body_size(body);
-    const json object = parse_object(body, false);
-    std::vector<std::pair<std::string, std::string>> problems;
-    Fields fields(object, "");
-    ConsentRequest out;
-    out.granted = fields.boolean("granted", true).value_or(false);
-    finish(fields, problems);
-    out.canonical = object.dump();
-    return out;
+    return parse_flat_request<ConsentRequest>(body, false, read_granted);
 }
 
 SearchSessionsRequest parse_search_sessions(const std::string& body) {
