@@ -41,6 +41,13 @@ inline constexpr std::int32_t api_key_requests_per_minute_min = 1;
 inline constexpr std::int32_t api_key_requests_per_minute_default = 6'000;
 inline constexpr std::int32_t api_key_requests_per_minute_max = 1'000'000;
 
+/*---- Request metadata ----*/
+
+// The client IP address a caller passes along for the audit trail (login,
+// refresh, registration, password reset, verification consent): an IPv6
+// address in text with a zone fits.
+inline constexpr std::size_t client_ip_length_max = 64;
+
 /*---- Identity (auth), fixed by 02-identity.md ----*/
 
 namespace auth {

@@ -32,8 +32,6 @@ using corebank::pg::Uuid;
 namespace args = corebank::pg::args;
 namespace spi = corebank::pg::spi;
 
-constexpr std::size_t ip_length_max = 64;
-
 /*---- begin ----*/
 
 // Columns: 1 active (status ACTIVE), 2 locked (locked_until in the future),
@@ -85,7 +83,7 @@ FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
                           args::text(fcinfo, 5),
                           args::bytea(fcinfo, 6)};
     args::check_length(request.channel, "channel", core::limits::auth::channel_length_max);
-    args::check_length(request.ip, "ip", ip_length_max);
+    args::check_length(request.ip, "ip", core::limits::client_ip_length_max);
     args::check_sha256(request.refresh_token_hash, "refresh_token_hash");
     if (request.password_ok && !request.refresh_token_hash) args::throw_validation("refresh_token_hash: is required");
     return request;

@@ -33,7 +33,6 @@ using corebank::pg::Uuid;
 namespace args = corebank::pg::args;
 namespace spi = corebank::pg::spi;
 
-constexpr std::size_t ip_length_max = 64;
 constexpr const char reset_token_invalid[] = "Reset token is invalid, expired or already used";
 
 /*---- forgot ----*/
@@ -96,7 +95,7 @@ COREBANK_FUNCTION(auth_password_forgot) {
     const std::optional<std::string> ip = args::text(fcinfo, 2);
     const std::string token_hash = require_token_hash(fcinfo, 3);
     args::check_length(email, "email", core::limits::auth::email_length_max);
-    args::check_length(ip, "ip", ip_length_max);
+    args::check_length(ip, "ip", core::limits::client_ip_length_max);
     const settings::Auth settings = settings::current();
 
     spi::connect();

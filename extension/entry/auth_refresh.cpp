@@ -18,6 +18,7 @@
 // UPDATE, and the token is re-read after the user lock is held. Of two
 // concurrent uses of one token, the second waits on the user lock, then sees
 // the token used and is treated as a replay.
+#include "core/limits.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_access_tokens.hpp"
@@ -35,8 +36,6 @@ using namespace corebank;
 using corebank::pg::Uuid;
 namespace args = corebank::pg::args;
 namespace spi = corebank::pg::spi;
-
-constexpr std::size_t ip_length_max = 64;
 
 // Finds the owner of the token without locking anything.
 constexpr const char select_token_owner_sql[] =
@@ -77,7 +76,7 @@ RefreshRequest read_request(FunctionCallInfo fcinfo) {
     if (request.token_hash == request.new_token_hash) {
         args::throw_validation("new_refresh_token_hash: must differ from refresh_token_hash");
     }
-    args::check_length(request.ip, "ip", ip_length_max);
+    args::check_length(request.ip, "ip", core::limits::client_ip_length_max);
     return request;
 }
 

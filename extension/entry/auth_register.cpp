@@ -26,8 +26,6 @@ using corebank::pg::Uuid;
 namespace args = corebank::pg::args;
 namespace spi = corebank::pg::spi;
 
-constexpr std::size_t ip_length_max = 64;
-
 struct RegisterRequest {
     std::optional<std::string> email;  // normalised
     std::optional<std::string> phone;
@@ -85,7 +83,7 @@ void check_request(const RegisterRequest& request) {
     args::check_length(request.first_name, "firstName", core::limits::auth::name_length_max);
     args::check_length(request.last_name, "lastName", core::limits::auth::name_length_max);
     args::check_length(request.channel, "channel", core::limits::auth::channel_length_max);
-    args::check_length(request.ip, "ip", ip_length_max);
+    args::check_length(request.ip, "ip", core::limits::client_ip_length_max);
     args::check_sha256(request.refresh_token_hash, "refresh_token_hash");
 }
 

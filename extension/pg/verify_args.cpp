@@ -1,6 +1,7 @@
 // verify_args.cpp: see verify_args.hpp.
 #include "pg/verify_args.hpp"
 
+#include "core/limits.hpp"
 #include "pg/args.hpp"
 #include "pg/verify_rules.hpp"
 
@@ -8,7 +9,6 @@ namespace corebank::pg::verify_args {
 
 namespace {
 
-constexpr std::size_t ip_length_max = 64;
 constexpr std::size_t user_agent_bytes_max = 512;
 
 }  // namespace
@@ -40,7 +40,7 @@ ConsentRequest read_consent(FunctionCallInfo fcinfo, int first) {
     }
     r.ip = args::blank_to_null(args::text(fcinfo, first + 3));
     r.user_agent = args::blank_to_null(args::text(fcinfo, first + 4));
-    args::check_length(r.ip, "ip", ip_length_max);
+    args::check_length(r.ip, "ip", core::limits::client_ip_length_max);
     if (r.user_agent && r.user_agent->size() > user_agent_bytes_max) {
         std::size_t cut = user_agent_bytes_max;
         while (cut > 0 && (static_cast<unsigned char>((*r.user_agent)[cut]) & 0xC0) == 0x80) --cut;
