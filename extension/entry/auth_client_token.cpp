@@ -123,9 +123,7 @@ COREBANK_FUNCTION(auth_client_token) {
         spi::execute(response_sql, {spi::Arg::text(token), spi::Arg::int4(settings.access_token_ttl_s),
                                     spi::Arg::text(join(scopes))});
     CB_CHECK(response_rows == 1);
-    bool is_null = true;
-    const Datum response = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum response = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     PG_RETURN_DATUM(response);
 }

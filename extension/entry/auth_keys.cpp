@@ -94,9 +94,7 @@ COREBANK_FUNCTION(auth_jwks) {
     spi::connect();
     const std::uint64_t rows = spi::execute(jwks_sql, {spi::Arg::int4(settings.access_token_ttl_s)});
     CB_CHECK(rows == 1);  // an aggregate always answers one row
-    bool is_null = true;
-    const Datum jwks = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum jwks = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     PG_RETURN_DATUM(jwks);
 }

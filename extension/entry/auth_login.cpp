@@ -149,9 +149,7 @@ COREBANK_FUNCTION(auth_login_begin) {
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
     }
-    bool is_null = true;
-    const Datum proceed = spi::get_jsonb_for_return(0, 3, &is_null);
-    CB_CHECK(!is_null);
+    const Datum proceed = spi::get_required_jsonb_for_return(0, 3);
     spi::finish();
     PG_RETURN_DATUM(proceed);
 }

@@ -71,9 +71,7 @@ COREBANK_FUNCTION(auth_maintenance) {
                      spi::Arg::int8(static_cast<std::int64_t>(reset_tokens)),
                      spi::Arg::int8(static_cast<std::int64_t>(refresh_tokens)), spi::Arg::text(kid)});
     CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum report = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum report = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     PG_RETURN_DATUM(report);
 }

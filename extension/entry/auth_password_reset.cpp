@@ -126,9 +126,7 @@ COREBANK_FUNCTION(auth_password_forgot) {
     const std::uint64_t rows =
         spi::execute(forgot_send_sql, {spi::Arg::uuid(user_id), spi::Arg::text(link_base), spi::Arg::text(app_name)});
     CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum answer = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum answer = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     PG_RETURN_DATUM(answer);
 }
@@ -143,9 +141,7 @@ COREBANK_FUNCTION(auth_password_reset_begin) {
     const bool expired = spi::get_bool(0, 3).value();
     const bool user_active = spi::get_bool(0, 4).value();
     if (used || expired || !user_active) throw_token_invalid();
-    bool is_null = true;
-    const Datum answer = spi::get_jsonb_for_return(0, 5, &is_null);
-    CB_CHECK(!is_null);
+    const Datum answer = spi::get_required_jsonb_for_return(0, 5);
     spi::finish();
     PG_RETURN_DATUM(answer);
 }

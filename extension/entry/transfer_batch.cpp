@@ -58,9 +58,7 @@ COREBANK_FUNCTION(core_transfer_batch) {
                                                 spi::Arg::jsonb(response_text)})
             : spi::execute(as_jsonb_sql, {spi::Arg::jsonb(response_text)});
     CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum response = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum response = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     PG_RETURN_DATUM(response);
 }

@@ -253,9 +253,7 @@ COREBANK_FUNCTION(verify_hosted_submit_begin) {
     store::append_event(session_id, "submitted", std::nullopt);
     spi::execute(begin_result_sql, {spi::Arg::text(verify::flow_name(session.flow)),
                                     spi::Arg::text_array(verify::check_types(session.flow))});
-    bool is_null = true;
-    const Datum begun = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum begun = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     PG_RETURN_DATUM(begun);
 }

@@ -261,9 +261,7 @@ COREBANK_FUNCTION(verify_maintenance) {
     spi::execute(maintenance_result_sql, {spi::Arg::int4(static_cast<std::int32_t>(due.size())),
                                           spi::Arg::int4(static_cast<std::int32_t>(stuck.size())),
                                           spi::Arg::int4(static_cast<std::int32_t>(forgotten))});
-    bool is_null = true;
-    const Datum result = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum result = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     PG_RETURN_DATUM(result);
 }

@@ -60,9 +60,7 @@ Datum token_block_for_return(const Issued& issued, const Uuid& user_id, const Uu
     const std::uint64_t rows = spi::execute(sql, {spi::Arg::text(issued.token), spi::Arg::int4(issued.expires_in),
                                                   spi::Arg::uuid(user_id), spi::Arg::uuid(session_id)});
     CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum block = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum block = spi::get_required_jsonb_for_return(0, 1);
     return block;
 }
 

@@ -488,9 +488,7 @@ Claim idempotency_claim(const char* scope, const std::string& key, const std::st
     }
     Claim claim;
     claim.replay = true;
-    bool is_null = true;
-    claim.response = spi::get_jsonb_for_return(0, 2, &is_null);
-    CB_CHECK(!is_null);  // the key and its response commit together
+    claim.response = spi::get_required_jsonb_for_return(0, 2);  // the key and its response commit together
     return claim;
 }
 
@@ -498,9 +496,7 @@ Datum idempotency_complete(const char* scope, const std::string& key, const std:
     const std::uint64_t rows =
         spi::execute(complete_sql, {spi::Arg::text(scope), spi::Arg::text(key), spi::Arg::text(transaction_id)});
     CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum response = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum response = spi::get_required_jsonb_for_return(0, 1);
     return response;
 }
 
@@ -509,9 +505,7 @@ Datum idempotency_store(const char* scope, const std::string& key, const std::st
     const std::uint64_t rows = spi::execute(store_sql, {spi::Arg::text(scope), spi::Arg::text(key),
                                                         spi::Arg::text(transaction_id), spi::Arg::jsonb(response_json)});
     CB_CHECK(rows == 1);  // claimed earlier in this transaction
-    bool is_null = true;
-    const Datum response = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
+    const Datum response = spi::get_required_jsonb_for_return(0, 1);
     return response;
 }
 

@@ -428,4 +428,11 @@ Datum get_jsonb_for_return(std::uint64_t row, int column, bool* is_null) {
     });
 }
 
+Datum get_required_jsonb_for_return(std::uint64_t row, int column) {
+    bool is_null = true;
+    const Datum value = get_jsonb_for_return(row, column, &is_null);
+    CB_CHECK(!is_null);
+    return value;
+}
+
 }  // namespace corebank::pg::spi

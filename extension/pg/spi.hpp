@@ -91,5 +91,8 @@ std::optional<std::vector<std::string>> get_text_array(std::uint64_t row, int co
 // Copies a jsonb value into the memory context that was current at connect(),
 // so it survives finish() and can be returned. *is_null reports SQL NULL.
 Datum get_jsonb_for_return(std::uint64_t row, int column, bool* is_null);
+// The same for a value that cannot be NULL (an aggregate, a
+// jsonb_build_object): NULL is an internal error.
+Datum get_required_jsonb_for_return(std::uint64_t row, int column);
 
 }  // namespace corebank::pg::spi
