@@ -1,5 +1,8 @@
-// handlers.cpp: the response every core-banking handler ends with.
+// handlers.cpp: the response every core-banking handler ends with, and the
+// read and change shapes most resources share.
 #include "banking/handlers.hpp"
+
+#include "query_params.hpp"
 
 namespace corebank::httpd::core_banking {
 
@@ -8,6 +11,20 @@ HttpResponse pass_through(const std::optional<std::string>& json_text, int statu
     response.status = status;
     response.body = json_text.value_or("null");
     return response;
+}
+
+HttpResponse read_by_id(const Context& context, const HttpRequest& request, Db& db, const std::string& operation,
+                        const Statement& statement) {
+    authorize(context, request, db, operation);
+    return pass_through(db.exec(statement, {path_uuid(request, "id")}).scalar());
+}
+
+HttpResponse change_by_id(const Context& context, const HttpRequest& request, Db& db, const std::string& operation,
+                          const Statement& statement, nlohmann::json (*parse_body)(const std::string&)) {
+    const Caller caller = authorize(context, request, db, operation);
+    const std::string id = path_uuid(request, "id");
+    const auto change = parse_body(request.body);
+    return pass_through(db.exec(statement, {id, change.dump(), *caller.actor_id}).scalar());
 }
 
 }  // namespace corebank::httpd::core_banking

@@ -59,10 +59,7 @@ HttpResponse deposit_product_get(const Context& context, const HttpRequest& requ
 }
 
 HttpResponse deposit_product_update(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "deposit_products.update");
-    const std::string id = path_uuid(request, "id");
-    const auto change = parse_product_update(request.body);
-    return pass_through(db.exec(sql::deposit_products_update, {id, change.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "deposit_products.update", sql::deposit_products_update, parse_product_update);
 }
 
 // ---------------------------------------------------------------- accounts
@@ -87,8 +84,7 @@ HttpResponse accounts_list(const Context& context, const HttpRequest& request, D
 }
 
 HttpResponse account_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "accounts.get");
-    return pass_through(db.exec(sql::accounts_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "accounts.get", sql::accounts_get);
 }
 
 HttpResponse account_activate(const Context& context, const HttpRequest& request, Db& db) {
@@ -112,8 +108,7 @@ HttpResponse account_close(const Context& context, const HttpRequest& request, D
 }
 
 HttpResponse account_status_history(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "accounts.status_history");
-    return pass_through(db.exec(sql::accounts_status_history, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "accounts.status_history", sql::accounts_status_history);
 }
 
 HttpResponse account_balance(const Context& context, const HttpRequest& request, Db& db) {

@@ -41,27 +41,19 @@ HttpResponse customers_list(const Context& context, const HttpRequest& request, 
 }
 
 HttpResponse customer_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "customers.get");
-    return pass_through(db.exec(sql::customers_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "customers.get", sql::customers_get);
 }
 
 HttpResponse customer_signing_mandate_update(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "customers.signing_mandate.update");
-    const std::string id = path_uuid(request, "id");
-    const auto change = parse_signing_mandate(request.body);
-    return pass_through(db.exec(sql::customers_signing_mandate_set, {id, change.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "customers.signing_mandate.update", sql::customers_signing_mandate_set, parse_signing_mandate);
 }
 
 HttpResponse customer_profile_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "customers.profile.get");
-    return pass_through(db.exec(sql::customers_profile_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "customers.profile.get", sql::customers_profile_get);
 }
 
 HttpResponse customer_profile_update(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "customers.profile.update");
-    const std::string id = path_uuid(request, "id");
-    const auto patch = parse_profile_patch(request.body);
-    return pass_through(db.exec(sql::customers_profile_patch, {id, patch.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "customers.profile.update", sql::customers_profile_patch, parse_profile_patch);
 }
 
 HttpResponse customer_interactions_list(const Context& context, const HttpRequest& request, Db& db) {
@@ -74,22 +66,15 @@ HttpResponse customer_interactions_list(const Context& context, const HttpReques
 }
 
 HttpResponse customer_interaction_create(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "customers.interactions.create");
-    const std::string id = path_uuid(request, "id");
-    const auto interaction = parse_interaction_create(request.body);
-    return pass_through(db.exec(sql::customers_interaction_add, {id, interaction.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "customers.interactions.create", sql::customers_interaction_add, parse_interaction_create);
 }
 
 HttpResponse customer_cases_list(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "customers.cases.list");
-    return pass_through(db.exec(sql::customers_cases_list, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "customers.cases.list", sql::customers_cases_list);
 }
 
 HttpResponse customer_case_open(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "customers.cases.open");
-    const std::string id = path_uuid(request, "id");
-    const auto opened = parse_case_open(request.body);
-    return pass_through(db.exec(sql::customers_case_open, {id, opened.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "customers.cases.open", sql::customers_case_open, parse_case_open);
 }
 
 HttpResponse customer_case_resolve(const Context& context, const HttpRequest& request, Db& db) {
@@ -102,15 +87,11 @@ HttpResponse customer_case_resolve(const Context& context, const HttpRequest& re
 }
 
 HttpResponse customer_beneficial_owners_list(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "customers.beneficial_owners.list");
-    return pass_through(db.exec(sql::customers_beneficial_owners_list, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "customers.beneficial_owners.list", sql::customers_beneficial_owners_list);
 }
 
 HttpResponse customer_beneficial_owner_add(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "customers.beneficial_owners.add");
-    const std::string id = path_uuid(request, "id");
-    const auto owner = parse_beneficial_owner_add(request.body);
-    return pass_through(db.exec(sql::customers_beneficial_owner_add, {id, owner.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "customers.beneficial_owners.add", sql::customers_beneficial_owner_add, parse_beneficial_owner_add);
 }
 
 HttpResponse customer_beneficial_owner_remove(const Context& context, const HttpRequest& request, Db& db) {
@@ -123,15 +104,11 @@ HttpResponse customer_beneficial_owner_remove(const Context& context, const Http
 }
 
 HttpResponse customer_beneficiaries_list(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "customers.beneficiaries.list");
-    return pass_through(db.exec(sql::customers_beneficiaries_list, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "customers.beneficiaries.list", sql::customers_beneficiaries_list);
 }
 
 HttpResponse customer_beneficiary_add(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "customers.beneficiaries.add");
-    const std::string id = path_uuid(request, "id");
-    const auto beneficiary = parse_beneficiary_add(request.body);
-    return pass_through(db.exec(sql::customers_beneficiary_add, {id, beneficiary.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "customers.beneficiaries.add", sql::customers_beneficiary_add, parse_beneficiary_add);
 }
 
 HttpResponse customer_beneficiary_remove(const Context& context, const HttpRequest& request, Db& db) {
@@ -155,22 +132,15 @@ HttpResponse customer_profitability(const Context& context, const HttpRequest& r
 // ---------------------------------------------------------------- KYC
 
 HttpResponse customer_kyc_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "kyc.get");
-    return pass_through(db.exec(sql::customers_kyc_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "kyc.get", sql::customers_kyc_get);
 }
 
 HttpResponse customer_kyc_risk_update(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "kyc.risk.update");
-    const std::string id = path_uuid(request, "id");
-    const auto change = parse_kyc_risk(request.body);
-    return pass_through(db.exec(sql::customers_kyc_risk_set, {id, change.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "kyc.risk.update", sql::customers_kyc_risk_set, parse_kyc_risk);
 }
 
 HttpResponse customer_kyc_review_record(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "kyc.reviews.record");
-    const std::string id = path_uuid(request, "id");
-    const auto review = parse_kyc_review(request.body);
-    return pass_through(db.exec(sql::customers_kyc_review_record, {id, review.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "kyc.reviews.record", sql::customers_kyc_review_record, parse_kyc_review);
 }
 
 HttpResponse kyc_reviews_due(const Context& context, const HttpRequest& request, Db& db) {
@@ -179,19 +149,13 @@ HttpResponse kyc_reviews_due(const Context& context, const HttpRequest& request,
 }
 
 HttpResponse customer_kyc_document_add(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "kyc.documents.add");
-    const std::string id = path_uuid(request, "id");
-    const auto document = parse_kyc_document_add(request.body);
-    return pass_through(db.exec(sql::customers_kyc_document_add, {id, document.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "kyc.documents.add", sql::customers_kyc_document_add, parse_kyc_document_add);
 }
 
 // Parked (kyc.document.verify): returns the ParkedChangeResponse; a second
 // person decides it at /v1/approvals.
 HttpResponse kyc_document_verify(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "kyc.documents.verify");
-    const std::string id = path_uuid(request, "id");
-    const auto decision = parse_kyc_document_verify(request.body);
-    return pass_through(db.exec(sql::customers_kyc_document_verify, {id, decision.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "kyc.documents.verify", sql::customers_kyc_document_verify, parse_kyc_document_verify);
 }
 
 // The provider is EXTERNAL_KYC_PROVIDER_MODE of the configuration; the

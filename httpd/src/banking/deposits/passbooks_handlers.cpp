@@ -19,20 +19,15 @@ HttpResponse passbook_issue(const Context& context, const HttpRequest& request, 
 }
 
 HttpResponse passbooks_list(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "passbooks.list");
-    return pass_through(db.exec(sql::passbook_list, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "passbooks.list", sql::passbook_list);
 }
 
 HttpResponse passbook_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "passbooks.get");
-    return pass_through(db.exec(sql::passbook_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "passbooks.get", sql::passbook_get);
 }
 
 HttpResponse passbook_reprint(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "passbooks.reprint");
-    const std::string id = path_uuid(request, "id");
-    const auto reprint = parse_passbook_reprint(request.body);
-    return pass_through(db.exec(sql::passbook_reprint, {id, reprint.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "passbooks.reprint", sql::passbook_reprint, parse_passbook_reprint);
 }
 
 HttpResponse passbook_unprinted(const Context& context, const HttpRequest& request, Db& db) {
@@ -43,10 +38,7 @@ HttpResponse passbook_unprinted(const Context& context, const HttpRequest& reque
 }
 
 HttpResponse passbook_print_confirm(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "passbooks.print_confirm");
-    const std::string id = path_uuid(request, "id");
-    const auto confirm = parse_print_confirm(request.body);
-    return pass_through(db.exec(sql::passbook_print_confirm, {id, confirm.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "passbooks.print_confirm", sql::passbook_print_confirm, parse_print_confirm);
 }
 
 }  // namespace corebank::httpd::core_banking

@@ -39,8 +39,7 @@ HttpResponse standing_orders_create(const Context& context, const HttpRequest& r
 }
 
 HttpResponse standing_order_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "standing_orders.get");
-    return pass_through(db.exec(sql::standing_orders_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "standing_orders.get", sql::standing_orders_get);
 }
 
 HttpResponse standing_order_pause(const Context& context, const HttpRequest& request, Db& db) {

@@ -71,8 +71,7 @@ HttpResponse gl_accounts_list(const Context& context, const HttpRequest& request
 }
 
 HttpResponse gl_account_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "gl.accounts.get");
-    return pass_through(db.exec(sql::gl_account_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "gl.accounts.get", sql::gl_account_get);
 }
 
 HttpResponse gl_account_create(const Context& context, const HttpRequest& request, Db& db) {
@@ -82,10 +81,7 @@ HttpResponse gl_account_create(const Context& context, const HttpRequest& reques
 }
 
 HttpResponse gl_account_update(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "gl.accounts.update");
-    const std::string id = path_uuid(request, "id");
-    const auto change = parse_gl_account_update(request.body);
-    return pass_through(db.exec(sql::gl_account_update, {id, change.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "gl.accounts.update", sql::gl_account_update, parse_gl_account_update);
 }
 
 HttpResponse gl_budgets_list(const Context& context, const HttpRequest& request, Db& db) {
@@ -108,15 +104,11 @@ HttpResponse branches_list(const Context& context, const HttpRequest& request, D
 }
 
 HttpResponse branch_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "branches.get");
-    return pass_through(db.exec(sql::branch_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "branches.get", sql::branch_get);
 }
 
 HttpResponse branch_update(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "branches.update");
-    const std::string id = path_uuid(request, "id");
-    const auto change = parse_branch_update(request.body);
-    return pass_through(db.exec(sql::branch_update, {id, change.dump(), *caller.actor_id}).scalar());
+    return change_by_id(context, request, db, "branches.update", sql::branch_update, parse_branch_update);
 }
 
 HttpResponse periods_list(const Context& context, const HttpRequest& request, Db& db) {

@@ -20,8 +20,7 @@ HttpResponse approvals_list(const Context& context, const HttpRequest& request, 
 }
 
 HttpResponse approval_get(const Context& context, const HttpRequest& request, Db& db) {
-    authorize(context, request, db, "approvals.get");
-    return pass_through(db.exec(sql::approval_get, {path_uuid(request, "id")}).scalar());
+    return read_by_id(context, request, db, "approvals.get", sql::approval_get);
 }
 
 HttpResponse approval_approve(const Context& context, const HttpRequest& request, Db& db) {
