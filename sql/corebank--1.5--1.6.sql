@@ -1067,3 +1067,34 @@ CREATE OR REPLACE FUNCTION corebank.core_standing_orders_get(id uuid) RETURNS js
     AS $fn$
     SELECT corebank_internal.found_or_404(corebank_internal.standing_order_json(id), 'Standing order not found')
 $fn$;
+
+-- corebank_internal.parked_change_period(kind text, verb text, period text, actor uuid) returns jsonb
+--
+-- Parks a change of an accounting period ('period.close', 'period.reopen')
+-- for a checker: the period is YYYY-MM, the summary "<verb> accounting
+-- period <period>".
+CREATE FUNCTION corebank_internal.parked_change_period(kind text, verb text, period text, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $fn$
+#variable_conflict use_variable
+BEGIN
+    PERFORM corebank_internal.require_actor(actor);
+    IF period IS NULL OR period !~ '^[0-9]{4}-(0[1-9]|1[0-2])$' THEN
+        PERFORM corebank_internal.fail('CBV00', 'period: must be YYYY-MM');
+    END IF;
+    RETURN corebank.parked_change_create(kind, 'period', period, '{}'::jsonb,
+                                         format('%s accounting period %s', verb, period), actor);
+END
+$fn$;
+
+REVOKE ALL ON FUNCTION corebank_internal.parked_change_period(text, text, text, uuid) FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION corebank.core_period_close_request(period text, actor uuid) RETURNS jsonb
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$ SELECT corebank_internal.parked_change_period('period.close', 'Close', period, actor) $fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_period_reopen_request(period text, actor uuid) RETURNS jsonb
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$ SELECT corebank_internal.parked_change_period('period.reopen', 'Reopen', period, actor) $fn$;
