@@ -87,12 +87,6 @@ store::SessionRow authorise(const Uuid& session_id, const std::string& token_has
     return *session;
 }
 
-Datum replayed(const store::IdempotencyKey& key) {
-    const Datum replay = store::stored_response_for_return(key, true);
-    spi::finish();
-    return replay;
-}
-
 Datum answered(const store::IdempotencyKey& key, const Uuid& session_id) {
     store::store_response(key, 200, store::ResponseShape::hosted, session_id, std::nullopt);
     const Datum result = store::stored_response_for_return(key, false);
@@ -181,7 +175,7 @@ COREBANK_FUNCTION(verify_hosted_consent) {
 
     spi::connect();
     const store::SessionRow session = authorise(session_id, token_hash, true);
-    if (!store::claim(key)) PG_RETURN_DATUM(replayed(key));
+    if (!store::claim(key)) PG_RETURN_DATUM(store::finish_with_replay(key));
     store::apply_consent(session, consent, "hosted_page");
     PG_RETURN_DATUM(answered(key, session_id));
 }
@@ -193,7 +187,7 @@ COREBANK_FUNCTION(verify_hosted_capture) {
 
     spi::connect();
     const store::SessionRow session = authorise(r.session_id, r.token_hash, true);
-    if (!store::claim(key)) PG_RETURN_DATUM(replayed(key));
+    if (!store::claim(key)) PG_RETURN_DATUM(store::finish_with_replay(key));
     if (!verify::allowed(session.effective, verify::Transition::capture)) {
         conflict(verify::refusal_message(session.effective, verify::Transition::capture));
     }
@@ -231,7 +225,7 @@ COREBANK_FUNCTION(verify_hosted_submit_begin) {
 
     spi::connect();
     const store::SessionRow session = authorise(session_id, token_hash, true);
-    if (!store::claim(key)) PG_RETURN_DATUM(replayed(key));
+    if (!store::claim(key)) PG_RETURN_DATUM(store::finish_with_replay(key));
     if (!verify::allowed(session.effective, verify::Transition::submit)) {
         conflict(verify::refusal_message(session.effective, verify::Transition::submit));
     }

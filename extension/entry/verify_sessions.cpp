@@ -152,11 +152,7 @@ COREBANK_FUNCTION(verify_session_create) {
     const store::IdempotencyKey key{r.api_key_id, r.idempotency_key, "session.create", std::nullopt, r.request_hash};
 
     spi::connect();
-    if (!store::claim(key)) {
-        const Datum replay = store::stored_response_for_return(key, true);
-        spi::finish();
-        PG_RETURN_DATUM(replay);
-    }
+    if (!store::claim(key)) PG_RETURN_DATUM(store::finish_with_replay(key));
     spi::execute(insert_session_sql,
                  {spi::Arg::uuid(r.session_id), spi::Arg::uuid(r.api_key_id), spi::Arg::text(verify::flow_name(r.flow)),
                   spi::Arg::text(r.reference), spi::Arg::text(r.redirect_url), spi::Arg::jsonb(r.metadata),
@@ -185,11 +181,7 @@ COREBANK_FUNCTION(verify_session_cancel) {
     if (!session) not_found();
     // The key first: a retry of a cancel that succeeded replays its 200,
     // although the session is terminal by now.
-    if (!store::claim(key)) {
-        const Datum replay = store::stored_response_for_return(key, true);
-        spi::finish();
-        PG_RETURN_DATUM(replay);
-    }
+    if (!store::claim(key)) PG_RETURN_DATUM(store::finish_with_replay(key));
     if (!verify::allowed(session->effective, verify::Transition::cancel)) {
         conflict(verify::refusal_message(session->effective, verify::Transition::cancel));
     }
@@ -212,11 +204,7 @@ COREBANK_FUNCTION(verify_session_consent) {
     spi::connect();
     const auto session = store::lock_session(session_id);
     if (!session) not_found();
-    if (!store::claim(key)) {
-        const Datum replay = store::stored_response_for_return(key, true);
-        spi::finish();
-        PG_RETURN_DATUM(replay);
-    }
+    if (!store::claim(key)) PG_RETURN_DATUM(store::finish_with_replay(key));
     store::apply_consent(*session, consent, "api");
     store::store_response(key, 200, store::ResponseShape::session, session_id, std::nullopt);
     const Datum recorded = store::stored_response_for_return(key, false);

@@ -124,10 +124,7 @@ constexpr const char hosted_json_sql[] = "SELECT corebank_internal.verify_hosted
 Datum single_jsonb(const char* sql, const Uuid& session_id) {
     const std::uint64_t rows = spi::execute(sql, {spi::Arg::uuid(session_id)});
     CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum value = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
-    return value;
+    return spi::get_required_jsonb_for_return(0, 1);
 }
 
 }  // namespace
@@ -214,10 +211,13 @@ Datum stored_response_for_return(const IdempotencyKey& key, bool replayed) {
     const std::uint64_t rows = spi::execute(
         stored_response_sql, {spi::Arg::uuid(key.scope), spi::Arg::text(key.key), spi::Arg::boolean(replayed)});
     CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum value = spi::get_jsonb_for_return(0, 1, &is_null);
-    CB_CHECK(!is_null);
-    return value;
+    return spi::get_required_jsonb_for_return(0, 1);
+}
+
+Datum finish_with_replay(const IdempotencyKey& key) {
+    const Datum replay = stored_response_for_return(key, true);
+    spi::finish();
+    return replay;
 }
 
 void append_event(const Uuid& session_id, const char* event, const std::optional<std::string>& detail_json) {

@@ -75,6 +75,10 @@ void forget(const IdempotencyKey& key);
 // {"replayed", "status", "body", "clientTokenSealed"} of the stored response,
 // copied into the caller's memory context for returning.
 Datum stored_response_for_return(const IdempotencyKey& key, bool replayed);
+// The answer to a request whose key was claimed before (claim() false): the
+// stored response marked replayed. Finishes the SPI connection, since the
+// caller returns the answer at once.
+Datum finish_with_replay(const IdempotencyKey& key);
 
 /*---- session changes ----*/
 
