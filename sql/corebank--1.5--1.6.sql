@@ -1098,3 +1098,219 @@ CREATE OR REPLACE FUNCTION corebank.core_period_reopen_request(period text, acto
     LANGUAGE sql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$ SELECT corebank_internal.parked_change_period('period.reopen', 'Reopen', period, actor) $fn$;
+
+-- corebank_internal.deposit_run_date(run_date date) returns date
+--
+-- The date of a batch run (interest, dormancy, standing orders): required,
+-- and not after the business date.
+CREATE FUNCTION corebank_internal.deposit_run_date(run_date date) RETURNS date
+    LANGUAGE plpgsql STABLE
+    AS $fn$
+DECLARE
+    today date := corebank_internal.business_today();
+BEGIN
+    IF run_date IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'date: is required');
+    END IF;
+    IF run_date > today THEN
+        PERFORM corebank_internal.fail('CB422', format('date: must not be after the business date %s', today));
+    END IF;
+    RETURN run_date;
+END
+$fn$;
+
+REVOKE ALL ON FUNCTION corebank_internal.deposit_run_date(date) FROM PUBLIC;
+
+-- ACTIVE accounts whose product has dormancy_days and whose last
+-- customer-initiated posting (or opening) is that many days before run_date.
+CREATE OR REPLACE FUNCTION corebank.core_dormancy_run(run_date date, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    operator uuid := coalesce(actor, corebank_internal.system_actor());
+    r record;
+    marked jsonb := '[]'::jsonb;
+BEGIN
+    PERFORM corebank_internal.deposit_run_date(run_date);
+    FOR r IN
+        SELECT a.id, a.account_number, coalesce(d.last_customer_activity_on, d.opened_on) AS last_activity, p.dormancy_days
+        FROM corebank.ledger_accounts a
+        JOIN corebank.deposit_accounts d ON d.id = a.id
+        JOIN corebank.deposit_products p ON p.id = d.product_id
+        WHERE a.status = 'ACTIVE' AND p.dormancy_days IS NOT NULL
+          AND coalesce(d.last_customer_activity_on, d.opened_on) + p.dormancy_days <= run_date
+        ORDER BY a.id
+        FOR UPDATE OF a
+    LOOP
+        PERFORM corebank_internal.account_status_set(r.id, 'DORMANT',
+            format('no customer-initiated posting for %s days', r.dormancy_days), operator);
+        marked := marked || jsonb_build_object('accountId', r.id, 'accountNumber', r.account_number,
+                                               'lastCustomerActivityOn', r.last_activity);
+    END LOOP;
+    RETURN jsonb_build_object('runDate', run_date, 'markedDormant', jsonb_array_length(marked), 'accounts', marked);
+END
+$fn$;
+
+-- InterestRunResponse. Days from each account's processed_through + 1 up to
+-- run_date (at most 366); one run at a time.
+CREATE OR REPLACE FUNCTION corebank.core_interest_run(run_date date, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    operator uuid := coalesce(actor, corebank_internal.system_actor());
+    first_day date;
+    day date;
+    stats jsonb;
+    days int := 0;
+    accrued int := 0;
+    journals int := 0;
+    postings int := 0;
+    fees int := 0;
+    fees_skipped int := 0;
+    accrued_by_currency jsonb := '{}'::jsonb;
+    posted_by_currency jsonb := '{}'::jsonb;
+BEGIN
+    PERFORM corebank_internal.deposit_run_date(run_date);
+    -- Two runs at once would accrue the same day twice in their snapshots.
+    PERFORM pg_advisory_xact_lock(hashtext('corebank.core_interest_run'));
+    SELECT min(d.processed_through) + 1 INTO first_day
+    FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
+    WHERE a.status <> 'CLOSED' AND d.processed_through < run_date;
+    IF first_day IS NOT NULL THEN
+        first_day := greatest(first_day, run_date - 365);
+        FOR day IN SELECT g::date FROM generate_series(first_day, run_date, interval '1 day') AS g LOOP
+            stats := corebank_internal.interest_day(day, operator);
+            days := days + 1;
+            accrued := accrued + (stats ->> 'accrued')::int;
+            journals := journals + (stats ->> 'journals')::int;
+            postings := postings + (stats ->> 'postings')::int;
+            fees := fees + (stats ->> 'fees')::int;
+            fees_skipped := fees_skipped + (stats ->> 'feesSkipped')::int;
+            accrued_by_currency := corebank_internal.currency_totals_add(accrued_by_currency, stats -> 'accruedByCurrency');
+            posted_by_currency := corebank_internal.currency_totals_add(posted_by_currency, stats -> 'postedByCurrency');
+        END LOOP;
+    END IF;
+    RETURN jsonb_build_object(
+        'runDate', run_date, 'daysProcessed', days, 'accountsAccrued', accrued, 'accrualTransactions', journals,
+        'accrualsMinor', (SELECT coalesce(jsonb_agg(jsonb_build_object('currency', x.key, 'amountMinor', x.value::text::bigint)
+                                                    ORDER BY x.key), '[]'::jsonb) FROM jsonb_each(accrued_by_currency) x),
+        'interestPostings', postings,
+        'interestPostedMinor', (SELECT coalesce(jsonb_agg(jsonb_build_object('currency', x.key, 'amountMinor', x.value::text::bigint)
+                                                          ORDER BY x.key), '[]'::jsonb) FROM jsonb_each(posted_by_currency) x),
+        'feesCharged', fees, 'feesSkipped', fees_skipped);
+END
+$fn$;
+
+-- Runs every ACTIVE order due on or before run_date, once per order and
+-- date (the execution row's unique key), each payment in its own
+-- subtransaction so that one failure does not stop the others.
+CREATE OR REPLACE FUNCTION corebank.core_standing_orders_execute(run_date date, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    operator uuid := coalesce(actor, corebank_internal.system_actor());
+    due_id uuid;
+    o corebank.standing_orders;
+    execution_id uuid;
+    paid_id uuid;
+    failure text;
+    k int;
+    next_date date;
+    results jsonb := '[]'::jsonb;
+    succeeded int := 0;
+    failed int := 0;
+    repeated int := 0;
+BEGIN
+    PERFORM corebank_internal.deposit_run_date(run_date);
+    -- Due orders, and orders already executed for this date (reported,
+    -- never paid again).
+    FOR due_id IN SELECT x.id FROM corebank.standing_orders x
+                  WHERE (x.status = 'ACTIVE' AND x.next_run_date <= run_date)
+                     OR EXISTS (SELECT FROM corebank.standing_order_executions e
+                                WHERE e.standing_order_id = x.id AND e.execution_date = run_date)
+                  ORDER BY x.next_run_date, x.reference LIMIT 10000 LOOP
+        -- Re-read under the row lock: a concurrent execution may have moved it.
+        SELECT * INTO o FROM corebank.standing_orders x WHERE x.id = due_id FOR UPDATE;
+        execution_id := NULL;
+        IF o.status = 'ACTIVE' AND o.next_run_date <= run_date THEN
+            -- The unique key: a concurrent execution for this date waits here
+            -- and then finds the row.
+            INSERT INTO corebank.standing_order_executions AS e (standing_order_id, execution_date, scheduled_date,
+                                                                 executed_by)
+            VALUES (o.id, run_date, o.next_run_date, operator)
+            ON CONFLICT (standing_order_id, execution_date) DO NOTHING
+            RETURNING e.id INTO execution_id;
+        END IF;
+        IF execution_id IS NULL THEN
+            IF NOT EXISTS (SELECT FROM corebank.standing_order_executions e
+                           WHERE e.standing_order_id = o.id AND e.execution_date = run_date) THEN
+                CONTINUE;
+            END IF;
+            repeated := repeated + 1;
+            results := results || (
+                SELECT jsonb_build_object(
+                    'standingOrderId', o.id, 'reference', o.reference, 'scheduledDate', e.scheduled_date,
+                    'outcome', 'ALREADY_EXECUTED', 'transactionId', e.transaction_id,
+                    'amountMinor', o.amount_minor, 'amount', corebank_internal.money_text(o.amount_minor, o.currency),
+                    'currency', o.currency,
+                    'reason', format('already executed for %s (%s%s)', run_date, e.status,
+                                     CASE WHEN e.reason IS NOT NULL THEN ': ' || e.reason ELSE '' END),
+                    'nextRunDate', CASE WHEN o.status IN ('ACTIVE', 'PAUSED') THEN o.next_run_date END)
+                FROM corebank.standing_order_executions e
+                WHERE e.standing_order_id = o.id AND e.execution_date = run_date);
+            CONTINUE;
+        END IF;
+        paid_id := NULL;
+        failure := NULL;
+        BEGIN
+            paid_id := corebank_internal.money_transfer(jsonb_build_object(
+                'fromAccountId', o.source_account_id, 'toAccountId', o.target_account_id, 'amountMinor', o.amount_minor,
+                'reference', 'SO-' || o.reference || '-' || to_char(run_date, 'YYYYMMDD'), 'valueDate', run_date,
+                'channel', 'STANDING_ORDER', 'branchId', (SELECT a.branch_id FROM corebank.ledger_accounts a WHERE a.id = o.source_account_id),
+                'description', coalesce(o.description, 'Standing order ' || o.reference)), operator, false);
+        EXCEPTION WHEN OTHERS THEN
+            failure := SQLERRM;
+        END;
+        IF failure IS NULL THEN
+            succeeded := succeeded + 1;
+            k := o.periods_elapsed;
+            next_date := o.next_run_date;
+            -- Missed periods are not paid twice: move past run_date.
+            WHILE next_date <= run_date LOOP
+                k := k + 1;
+                next_date := corebank_internal.schedule_date(o.start_date, o.frequency, k);
+            END LOOP;
+            UPDATE corebank.standing_order_executions e SET status = 'SUCCEEDED', transaction_id = paid_id
+            WHERE e.id = execution_id;
+            UPDATE corebank.standing_orders x
+            SET periods_elapsed = k, next_run_date = next_date, last_run_date = run_date, consecutive_failures = 0,
+                last_failure_reason = NULL,
+                status = CASE WHEN x.end_date IS NOT NULL AND next_date > x.end_date THEN 'COMPLETED' ELSE x.status END,
+                updated_at = now(), updated_by = operator
+            WHERE x.id = o.id
+            RETURNING x.* INTO o;
+        ELSE
+            failed := failed + 1;
+            UPDATE corebank.standing_order_executions e SET status = 'FAILED', reason = left(failure, 1000)
+            WHERE e.id = execution_id;
+            UPDATE corebank.standing_orders x
+            SET consecutive_failures = x.consecutive_failures + 1, last_failure_reason = left(failure, 1000),
+                updated_at = now(), updated_by = operator
+            WHERE x.id = o.id
+            RETURNING x.* INTO o;
+        END IF;
+        results := results || jsonb_build_object(
+            'standingOrderId', o.id, 'reference', o.reference,
+            'scheduledDate', (SELECT e.scheduled_date FROM corebank.standing_order_executions e WHERE e.id = execution_id),
+            'outcome', CASE WHEN failure IS NULL THEN 'SUCCEEDED' ELSE 'FAILED' END, 'transactionId', paid_id,
+            'amountMinor', o.amount_minor, 'amount', corebank_internal.money_text(o.amount_minor, o.currency),
+            'currency', o.currency, 'reason', failure,
+            'nextRunDate', CASE WHEN o.status IN ('ACTIVE', 'PAUSED') THEN o.next_run_date END);
+    END LOOP;
+    RETURN jsonb_build_object('date', run_date, 'due', succeeded + failed + repeated, 'succeeded', succeeded,
+                              'failed', failed, 'alreadyExecuted', repeated, 'results', results);
+END
+$fn$;
