@@ -231,19 +231,7 @@ void require_postable(const Pending& pending) {
 std::vector<posting::Line> proposed_lines(const std::string& id) {
     const std::uint64_t rows = spi::execute(proposed_lines_sql, {spi::Arg::text(id)});
     CB_CHECK(rows >= core::ledger::lines_min && rows <= core::ledger::lines_max);
-    std::vector<posting::Line> lines;
-    for (std::uint64_t row = 0; row < rows; ++row) {
-        posting::Line line;
-        line.line_no = spi::get_int(row, 1).value();
-        line.gl_account_id = spi::get_text(row, 2).value();
-        line.account_id = spi::get_text(row, 3);
-        line.currency = spi::get_text(row, 4).value();
-        line.side = spi::get_text(row, 5).value()[0];
-        line.amount_minor = spi::get_int(row, 6).value();
-        line.narrative = spi::get_text(row, 7);
-        lines.push_back(std::move(line));
-    }
-    return lines;
+    return posting::lines_from_result(rows);
 }
 
 }  // namespace

@@ -333,6 +333,23 @@ Header header_from_request(const core::ledger::Request& request) {
     return header;
 }
 
+std::vector<Line> lines_from_result(std::uint64_t rows) {
+    std::vector<Line> lines;
+    lines.reserve(rows);
+    for (std::uint64_t row = 0; row < rows; ++row) {
+        Line line;
+        line.line_no = spi::get_int(row, 1).value();
+        line.gl_account_id = spi::get_text(row, 2).value();
+        line.account_id = spi::get_text(row, 3);
+        line.currency = spi::get_text(row, 4).value();
+        line.side = spi::get_text(row, 5).value()[0];
+        line.amount_minor = spi::get_int(row, 6).value();
+        line.narrative = spi::get_text(row, 7);
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
 Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
     std::set<std::string> ids;
     for (const Line& line : lines) {

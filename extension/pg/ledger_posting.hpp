@@ -83,6 +83,11 @@ enum class GlRule { any, manual };
 std::vector<Line> lines_from_request(const std::vector<core::ledger::Line>& request_lines);
 Header header_from_request(const core::ledger::Request& request);
 
+// The posting lines of the last SPI result (`rows` rows), whose columns are,
+// in order: line_no, gl_account_id, ledger account id, currency, side ('D'
+// or 'C'), amount_minor, narrative (a stored journal's lines).
+std::vector<Line> lines_from_result(std::uint64_t rows);
+
 
 // The ledger accounts the lines name; for_update locks them in id order.
 Accounts load_accounts(const std::vector<Line>& lines, bool for_update);

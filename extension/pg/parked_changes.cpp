@@ -187,18 +187,8 @@ void reverse_validate(Change& change) {
 std::vector<posting::Line> mirror_lines(const std::string& transaction_id) {
     const std::uint64_t rows = spi::execute(original_entries_sql, {spi::Arg::text(transaction_id)});
     CB_CHECK(rows >= core::ledger::lines_min);
-    std::vector<posting::Line> lines;
-    for (std::uint64_t row = 0; row < rows; ++row) {
-        posting::Line line;
-        line.line_no = spi::get_int(row, 1).value();
-        line.gl_account_id = spi::get_text(row, 2).value();
-        line.account_id = spi::get_text(row, 3);
-        line.currency = spi::get_text(row, 4).value();
-        line.side = spi::get_text(row, 5).value() == "D" ? 'C' : 'D';
-        line.amount_minor = spi::get_int(row, 6).value();
-        line.narrative = spi::get_text(row, 7);
-        lines.push_back(std::move(line));
-    }
+    std::vector<posting::Line> lines = posting::lines_from_result(rows);
+    for (posting::Line& line : lines) line.side = line.side == 'D' ? 'C' : 'D';
     return lines;
 }
 
