@@ -2,6 +2,7 @@
 
 #include "api_error.hpp"
 #include "banking/fields.hpp"
+#include "core/limits.hpp"
 #include "query_params.hpp"
 
 namespace corebank::httpd::core_banking {
@@ -48,6 +49,20 @@ void check_date_range(const std::optional<std::string>& from, const std::optiona
     const std::int64_t span = days_from_civil_text(*to) - days_from_civil_text(*from);
     if (span < 0) throw bad_request("from: must not be after to");
     if (span > max_days) throw bad_request("to: must be at most " + std::to_string(max_days) + " days after from");
+}
+
+PageRequest query_page(const HttpRequest& request) {
+    const auto page = query_int(request, "page", 0, 0, 1000000);
+    const auto size = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min,
+                                core::limits::page_size_max);
+    return PageRequest{page, size};
+}
+
+DatePeriod query_statement_period(const HttpRequest& request) {
+    DatePeriod period{query_date(request, "from"), std::nullopt};
+    period.to = query_date(request, "to");
+    check_date_range(period.from, period.to, statement_days_max);
+    return period;
 }
 
 std::string path_currency(const HttpRequest& request, const std::string& name) {

@@ -23,6 +23,21 @@ std::string query_required_date(const HttpRequest& request, const std::string& n
 std::optional<bool> query_bool(const HttpRequest& request, const std::string& name);
 void check_date_range(const std::optional<std::string>& from, const std::optional<std::string>& to,
                       std::int64_t max_days);
+// ?page= (from 0) and ?size= (core::limits' page sizes), as every list reads them.
+struct PageRequest {
+    std::int64_t page;
+    std::int64_t size;
+};
+PageRequest query_page(const HttpRequest& request);
+
+// ?from= and ?to= (each optional), at most statement_days_max days apart: the
+// period of a statement, an accrual list or a profitability report.
+struct DatePeriod {
+    std::optional<std::string> from;
+    std::optional<std::string> to;
+};
+DatePeriod query_statement_period(const HttpRequest& request);
+
 // A currency code in a path segment (USD or ZWG, case-insensitive).
 std::string path_currency(const HttpRequest& request, const std::string& name);
 

@@ -12,7 +12,6 @@
 #include "banking/fields.hpp"
 #include "banking/handlers.hpp"
 #include "banking/parameters.hpp"
-#include "core/limits.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
@@ -78,8 +77,9 @@ HttpResponse accounts_list(const Context& context, const HttpRequest& request, D
     if (auto v = query_enum_ci(request, "accountType", account_types())) filter["accountType"] = *v;
     if (auto v = query_text(request, "productCode", 20)) filter["productCode"] = *v;
     if (auto v = query_enum_ci(request, "currency", currencies())) filter["currency"] = *v;
-    filter["page"] = query_int(request, "page", 0, 0, 1000000);
-    filter["size"] = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min, core::limits::page_size_max);
+    const PageRequest paging = query_page(request);
+    filter["page"] = paging.page;
+    filter["size"] = paging.size;
     return pass_through(db.exec(sql::accounts_list, {filter.dump()}).scalar());
 }
 
@@ -120,9 +120,7 @@ HttpResponse account_balance(const Context& context, const HttpRequest& request,
 HttpResponse account_statement(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "accounts.statement");
     const std::string id = path_uuid(request, "id");
-    const auto from = query_date(request, "from");
-    const auto to = query_date(request, "to");
-    check_date_range(from, to, statement_days_max);
+    const auto [from, to] = query_statement_period(request);
     // The read replica when read_database_url is set (docs/scale-out.md); authorize stayed on the primary.
     return pass_through(db.exec_read(sql::accounts_statement, {id, optional(from), optional(to)}).scalar());
 }
@@ -139,9 +137,7 @@ HttpResponse account_interest_post(const Context& context, const HttpRequest& re
 HttpResponse account_interest_accruals(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "accounts.interest.accruals");
     const std::string id = path_uuid(request, "id");
-    const auto from = query_date(request, "from");
-    const auto to = query_date(request, "to");
-    check_date_range(from, to, statement_days_max);
+    const auto [from, to] = query_statement_period(request);
     return pass_through(db.exec(sql::interest_accruals_list, {id, optional(from), optional(to)}).scalar());
 }
 

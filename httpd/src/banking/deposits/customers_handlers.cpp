@@ -10,7 +10,6 @@
 #include "banking/deposits/statements.hpp"
 #include "banking/handlers.hpp"
 #include "banking/parameters.hpp"
-#include "core/limits.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
@@ -35,8 +34,9 @@ HttpResponse customers_list(const Context& context, const HttpRequest& request, 
     if (auto v = query_enum_ci(request, "status", {"ACTIVE", "INACTIVE"})) filter["status"] = *v;
     if (auto v = query_enum_ci(request, "riskCategory", risk_categories())) filter["riskCategory"] = *v;
     if (auto v = query_text(request, "q", 100)) filter["q"] = *v;
-    filter["page"] = query_int(request, "page", 0, 0, 1000000);
-    filter["size"] = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min, core::limits::page_size_max);
+    const PageRequest paging = query_page(request);
+    filter["page"] = paging.page;
+    filter["size"] = paging.size;
     return pass_through(db.exec(sql::customers_list, {filter.dump()}).scalar());
 }
 
@@ -59,8 +59,7 @@ HttpResponse customer_profile_update(const Context& context, const HttpRequest& 
 HttpResponse customer_interactions_list(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "customers.interactions.list");
     const std::string id = path_uuid(request, "id");
-    const auto page = query_int(request, "page", 0, 0, 1000000);
-    const auto size = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min, core::limits::page_size_max);
+    const auto [page, size] = query_page(request);
     return pass_through(
         db.exec(sql::customers_interactions_list, {id, std::to_string(page), std::to_string(size)}).scalar());
 }
@@ -123,9 +122,7 @@ HttpResponse customer_beneficiary_remove(const Context& context, const HttpReque
 HttpResponse customer_profitability(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "customers.profitability");
     const std::string id = path_uuid(request, "id");
-    const auto from = query_date(request, "from");
-    const auto to = query_date(request, "to");
-    check_date_range(from, to, statement_days_max);
+    const auto [from, to] = query_statement_period(request);
     return pass_through(db.exec(sql::customers_profitability, {id, optional(from), optional(to)}).scalar());
 }
 

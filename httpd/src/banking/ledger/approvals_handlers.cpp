@@ -4,7 +4,7 @@
 #include "banking/ledger/approvals_validation.hpp"
 #include "banking/ledger/handlers.hpp"
 #include "banking/ledger/statements.hpp"
-#include "core/limits.hpp"
+#include "banking/parameters.hpp"
 #include "query_params.hpp"
 
 namespace corebank::httpd::core_banking {
@@ -12,8 +12,7 @@ namespace corebank::httpd::core_banking {
 HttpResponse approvals_list(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "approvals.list");
     const auto status = query_enum(request, "status", {"PENDING", "APPROVED", "REJECTED", "LAPSED"});
-    const auto page = query_int(request, "page", 0, 0, 1000000);
-    const auto size = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min, core::limits::page_size_max);
+    const auto [page, size] = query_page(request);
     return pass_through(db.exec(sql::approvals_list, {status ? Param(*status) : Param(), std::to_string(page),
                                                       std::to_string(size)})
                             .scalar());

@@ -6,7 +6,7 @@
 #include "banking/ledger/handlers.hpp"
 #include "banking/ledger/statements.hpp"
 #include "banking/ledger/transactions_validation.hpp"
-#include "core/limits.hpp"
+#include "banking/parameters.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
@@ -28,9 +28,9 @@ HttpResponse transactions_search(const Context& context, const HttpRequest& requ
     if (auto v = query_enum(request, "state", transaction_statuses())) filter["state"] = *v;
     if (auto v = query_text(request, "reference", 64)) filter["reference"] = *v;
     if (auto v = query_text(request, "glAccountCode", 20)) filter["glAccountCode"] = *v;
-    filter["page"] = query_int(request, "page", 0, 0, 1000000);
-    filter["size"] = query_int(request, "size", core::limits::page_size_default, core::limits::page_size_min,
-                               core::limits::page_size_max);
+    const PageRequest paging = query_page(request);
+    filter["page"] = paging.page;
+    filter["size"] = paging.size;
     if (filter.contains("from") && filter.contains("to") && filter["from"] > filter["to"])
         throw bad_request("from: must not be after to");
     // The read replica when read_database_url is set (docs/scale-out.md); authorize stayed on the primary.
