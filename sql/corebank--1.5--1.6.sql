@@ -1314,3 +1314,87 @@ BEGIN
                               'failed', failed, 'alreadyExecuted', repeated, 'results', results);
 END
 $fn$;
+
+-- corebank_internal.auth_sessions_revoke_live(user_id uuid, reason text) returns int
+--
+-- Revokes every live session of a user with `reason` (deactivation,
+-- password change, log out everywhere) and says how many there were.
+CREATE FUNCTION corebank_internal.auth_sessions_revoke_live(user_id uuid, reason text) RETURNS int
+    LANGUAGE plpgsql
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    revoked int;
+BEGIN
+    UPDATE corebank.auth_sessions s
+    SET revoked_at = now(), revoked_reason = reason
+    WHERE s.user_id = user_id AND s.revoked_at IS NULL AND s.expires_at > now();
+    GET DIAGNOSTICS revoked = ROW_COUNT;
+    RETURN revoked;
+END
+$fn$;
+
+REVOKE ALL ON FUNCTION corebank_internal.auth_sessions_revoke_live(uuid, text) FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION corebank.auth_deactivate(user_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+BEGIN
+    IF user_id IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'user_id: is required');
+    END IF;
+    UPDATE corebank.auth_users u
+    SET status = 'DEACTIVATED', updated_at = now()
+    WHERE u.id = user_id AND u.status = 'ACTIVE';
+    IF NOT FOUND THEN
+        PERFORM corebank_internal.fail('CBU01', 'Account is not active');
+    END IF;
+    PERFORM corebank_internal.auth_sessions_revoke_live(user_id, 'deactivated');
+    PERFORM corebank_internal.audit(user_id, 'deactivated');
+END
+$fn$;
+
+-- Locks the user row first (like login and refresh), so no session is being
+-- created or refreshed while the others are revoked.
+CREATE OR REPLACE FUNCTION corebank.auth_password_change(user_id uuid, new_password_hash text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+BEGIN
+    IF user_id IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'user_id: is required');
+    END IF;
+    IF new_password_hash IS NULL OR new_password_hash NOT LIKE '$argon2id$%' OR length(new_password_hash) > 512 THEN
+        PERFORM corebank_internal.fail('CBV00', 'new_password_hash: must be an argon2id encoded hash');
+    END IF;
+    UPDATE corebank.auth_users u
+    SET password_hash = new_password_hash, updated_at = now()
+    WHERE u.id = user_id AND u.status = 'ACTIVE';
+    IF NOT FOUND THEN
+        PERFORM corebank_internal.fail('CBU01', 'Account is not active');
+    END IF;
+    PERFORM corebank_internal.auth_sessions_revoke_live(user_id, 'password_change');
+    PERFORM corebank_internal.audit(user_id, 'password_changed');
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.auth_logout_all(user_id uuid) RETURNS int
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    revoked int;
+BEGIN
+    IF user_id IS NULL THEN
+        PERFORM corebank_internal.fail('CBV00', 'user_id: is required');
+    END IF;
+    PERFORM FROM corebank.auth_users u WHERE u.id = user_id FOR UPDATE;
+    revoked := corebank_internal.auth_sessions_revoke_live(user_id, 'logout_all');
+    PERFORM corebank_internal.audit(user_id, 'logout_all', jsonb_build_object('revoked', revoked));
+    RETURN revoked;
+END
+$fn$;
