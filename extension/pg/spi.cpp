@@ -124,8 +124,8 @@ std::string varlena_bytes(Datum value) {
 
 /*---- Arg ----*/
 
-Arg Arg::text(std::optional<std::string_view> value) {
-    Arg arg(TEXTOID);
+Arg Arg::of_bytes(Oid type, std::optional<std::string_view> value) {
+    Arg arg(type);
     if (value) {
         arg.is_null_ = false;
         arg.bytes_ = std::string(*value);
@@ -133,23 +133,20 @@ Arg Arg::text(std::optional<std::string_view> value) {
     return arg;
 }
 
-Arg Arg::bytea(std::optional<std::string_view> value) {
-    Arg arg(BYTEAOID);
+Arg Arg::of_integer(Oid type, std::optional<std::int64_t> value) {
+    Arg arg(type);
     if (value) {
         arg.is_null_ = false;
-        arg.bytes_ = std::string(*value);
+        arg.integer_ = *value;
     }
     return arg;
 }
 
-Arg Arg::jsonb(std::optional<std::string_view> json_text) {
-    Arg arg(JSONBOID);
-    if (json_text) {
-        arg.is_null_ = false;
-        arg.bytes_ = std::string(*json_text);
-    }
-    return arg;
-}
+Arg Arg::text(std::optional<std::string_view> value) { return of_bytes(TEXTOID, value); }
+
+Arg Arg::bytea(std::optional<std::string_view> value) { return of_bytes(BYTEAOID, value); }
+
+Arg Arg::jsonb(std::optional<std::string_view> json_text) { return of_bytes(JSONBOID, json_text); }
 
 Arg Arg::uuid(std::optional<Uuid> value) {
     Arg arg(UUIDOID);
@@ -161,31 +158,14 @@ Arg Arg::uuid(std::optional<Uuid> value) {
 }
 
 Arg Arg::boolean(std::optional<bool> value) {
-    Arg arg(BOOLOID);
-    if (value) {
-        arg.is_null_ = false;
-        arg.integer_ = *value ? 1 : 0;
-    }
-    return arg;
+    return of_integer(BOOLOID, value ? std::optional<std::int64_t>(*value ? 1 : 0) : std::nullopt);
 }
 
 Arg Arg::int4(std::optional<std::int32_t> value) {
-    Arg arg(INT4OID);
-    if (value) {
-        arg.is_null_ = false;
-        arg.integer_ = *value;
-    }
-    return arg;
+    return of_integer(INT4OID, value ? std::optional<std::int64_t>(*value) : std::nullopt);
 }
 
-Arg Arg::int8(std::optional<std::int64_t> value) {
-    Arg arg(INT8OID);
-    if (value) {
-        arg.is_null_ = false;
-        arg.integer_ = *value;
-    }
-    return arg;
-}
+Arg Arg::int8(std::optional<std::int64_t> value) { return of_integer(INT8OID, value); }
 
 Arg Arg::text_array(std::optional<std::vector<std::string>> values) {
     Arg arg(TEXTARRAYOID);

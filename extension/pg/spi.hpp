@@ -52,6 +52,10 @@ public:
 
 private:
     explicit Arg(Oid type) : type_(type) {}
+    // The scalar kinds: a value held as bytes (text, bytea, jsonb) or as an
+    // integer (int4, int8, bool); nullopt is SQL NULL.
+    static Arg of_bytes(Oid type, std::optional<std::string_view> value);
+    static Arg of_integer(Oid type, std::optional<std::int64_t> value);
 
     Oid type_;
     bool is_null_ = true;
