@@ -1398,3 +1398,59 @@ BEGIN
     RETURN revoked;
 END
 $fn$;
+
+-- corebank_internal.json_member(value jsonb, json_type text, path text, expected text) returns jsonb
+--
+-- A request member of one JSON type: NULL when absent or null, the value
+-- when jsonb_typeof is `json_type`, else CBV00 "<path>: must be <expected>".
+CREATE FUNCTION corebank_internal.json_member(value jsonb, json_type text, path text, expected text) RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE
+    AS $fn$
+BEGIN
+    IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(value) <> json_type THEN
+        PERFORM corebank_internal.fail('CBV00', format('%s: must be %s', path, expected));
+    END IF;
+    RETURN value;
+END
+$fn$;
+
+-- corebank_internal.json_string(value jsonb, path text, length_max int, trimmed bool) returns text
+--
+-- A string member: at most `length_max` characters (after btrim when
+-- `trimmed`), NULL when absent, null or empty.
+CREATE FUNCTION corebank_internal.json_string(value jsonb, path text, length_max int, trimmed bool) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    AS $fn$
+DECLARE
+    string text := corebank_internal.json_member(value, 'string', path, 'a string') #>> '{}';
+BEGIN
+    IF trimmed THEN
+        string := btrim(string);
+    END IF;
+    IF length(string) > length_max THEN
+        PERFORM corebank_internal.fail('CBV00', format('%s: must be at most %s characters', path, length_max));
+    END IF;
+    RETURN nullif(string, '');
+END
+$fn$;
+
+REVOKE ALL ON FUNCTION corebank_internal.json_member(jsonb, text, text, text),
+    corebank_internal.json_string(jsonb, text, int, bool) FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION corebank_internal.json_bool(request jsonb, key text) RETURNS bool
+    LANGUAGE sql IMMUTABLE
+    AS $fn$ SELECT (corebank_internal.json_member(request -> key, 'boolean', key, 'true or false') #>> '{}')::bool $fn$;
+
+-- Members of a request object, refusing wrong types with CBV00.
+CREATE OR REPLACE FUNCTION corebank_internal.json_text(request jsonb, key text, length_max int) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $fn$ SELECT corebank_internal.json_string(request -> key, key, length_max, false) $fn$;
+
+-- A profile leaf of a PATCH: trimmed text, or NULL for null/blank; the
+-- message names the full path ("address.city: ...").
+CREATE OR REPLACE FUNCTION corebank_internal.patch_text(obj jsonb, key text, path text, length_max int) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $fn$ SELECT corebank_internal.json_string(obj -> key, path, length_max, true) $fn$;
