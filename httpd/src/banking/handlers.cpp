@@ -1,7 +1,8 @@
 // handlers.cpp: the response every core-banking handler ends with, and the
-// read and change shapes most resources share.
+// read, change and action shapes most resources share.
 #include "banking/handlers.hpp"
 
+#include "json_body.hpp"
 #include "query_params.hpp"
 
 namespace corebank::httpd::core_banking {
@@ -25,6 +26,14 @@ HttpResponse change_by_id(const Context& context, const HttpRequest& request, Db
     const std::string id = path_uuid(request, "id");
     const auto change = parse_body(request.body);
     return pass_through(db.exec(statement, {id, change.dump(), *caller.actor_id}).scalar());
+}
+
+HttpResponse act_on_id(const Context& context, const HttpRequest& request, Db& db, const std::string& operation,
+                       const Statement& statement) {
+    const Caller caller = authorize(context, request, db, operation);
+    const std::string id = path_uuid(request, "id");
+    expect_no_body(request.body);
+    return pass_through(db.exec(statement, {id, *caller.actor_id}).scalar());
 }
 
 }  // namespace corebank::httpd::core_banking

@@ -22,7 +22,7 @@ HttpResponse health(const Context&, const HttpRequest&, Db&);
 // The database's JSON text, sent as it is (handlers.cpp).
 HttpResponse pass_through(const std::optional<std::string>& json_text, int status = 200);
 
-// The two handler shapes most resources repeat, written once: `operation` is
+// The handler shapes most resources repeat, written once: `operation` is
 // the policy's name for the call, `statement` the one extension function.
 // A read of the resource at :id: statement(id).
 HttpResponse read_by_id(const Context& context, const HttpRequest& request, Db& db, const std::string& operation,
@@ -31,6 +31,10 @@ HttpResponse read_by_id(const Context& context, const HttpRequest& request, Db& 
 // before the database is asked): statement(id, body, actor).
 HttpResponse change_by_id(const Context& context, const HttpRequest& request, Db& db, const std::string& operation,
                           const Statement& statement, nlohmann::json (*parse_body)(const std::string&));
+// An action on the resource at :id that takes no body (pause, issue, post):
+// statement(id, actor).
+HttpResponse act_on_id(const Context& context, const HttpRequest& request, Db& db, const std::string& operation,
+                       const Statement& statement);
 
 // A new API key "cb_<service>_<random>" and the prefix shown in listings.
 struct NewApiKey {

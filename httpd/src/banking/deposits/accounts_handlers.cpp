@@ -128,10 +128,7 @@ HttpResponse account_statement(const Context& context, const HttpRequest& reques
 // ---------------------------------------------------------------- interest and dormancy
 
 HttpResponse account_interest_post(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "accounts.interest.post");
-    const std::string id = path_uuid(request, "id");
-    expect_no_body(request.body);
-    return pass_through(db.exec(sql::accounts_interest_post, {id, *caller.actor_id}).scalar());
+    return act_on_id(context, request, db, "accounts.interest.post", sql::accounts_interest_post);
 }
 
 HttpResponse account_interest_accruals(const Context& context, const HttpRequest& request, Db& db) {

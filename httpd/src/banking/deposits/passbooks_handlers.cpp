@@ -12,10 +12,7 @@
 namespace corebank::httpd::core_banking {
 
 HttpResponse passbook_issue(const Context& context, const HttpRequest& request, Db& db) {
-    const Caller caller = authorize(context, request, db, "passbooks.issue");
-    const std::string account_id = path_uuid(request, "id");
-    expect_no_body(request.body);
-    return pass_through(db.exec(sql::passbook_issue, {account_id, *caller.actor_id}).scalar());
+    return act_on_id(context, request, db, "passbooks.issue", sql::passbook_issue);
 }
 
 HttpResponse passbooks_list(const Context& context, const HttpRequest& request, Db& db) {

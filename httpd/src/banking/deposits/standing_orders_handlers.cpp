@@ -13,18 +13,6 @@
 
 namespace corebank::httpd::core_banking {
 
-namespace {
-
-HttpResponse move(const Context& context, const HttpRequest& request, Db& db, const char* operation,
-                  const Statement& statement) {
-    const Caller caller = authorize(context, request, db, operation);
-    const std::string id = path_uuid(request, "id");
-    expect_no_body(request.body);
-    return pass_through(db.exec(statement, {id, *caller.actor_id}).scalar());
-}
-
-}  // namespace
-
 HttpResponse standing_orders_list(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "standing_orders.list");
     const auto account = query_uuid(request, "accountId");
@@ -43,15 +31,15 @@ HttpResponse standing_order_get(const Context& context, const HttpRequest& reque
 }
 
 HttpResponse standing_order_pause(const Context& context, const HttpRequest& request, Db& db) {
-    return move(context, request, db, "standing_orders.pause", sql::standing_orders_pause);
+    return act_on_id(context, request, db, "standing_orders.pause", sql::standing_orders_pause);
 }
 
 HttpResponse standing_order_resume(const Context& context, const HttpRequest& request, Db& db) {
-    return move(context, request, db, "standing_orders.resume", sql::standing_orders_resume);
+    return act_on_id(context, request, db, "standing_orders.resume", sql::standing_orders_resume);
 }
 
 HttpResponse standing_order_cancel(const Context& context, const HttpRequest& request, Db& db) {
-    return move(context, request, db, "standing_orders.cancel", sql::standing_orders_cancel);
+    return act_on_id(context, request, db, "standing_orders.cancel", sql::standing_orders_cancel);
 }
 
 // A job: records the staff person when a token is sent, else the system operator.
