@@ -30,6 +30,17 @@ Datum value_at(const TriggerData* trigger, HeapTuple row, int attnum, bool* is_n
     return pg_guard([&]() noexcept { return SPI_getbinval(row, descriptor, attnum, is_null); });
 }
 
+// The value of `column`, whose declared type must be `type` (the trigger's own
+// table: a mismatch is a programming error); nullopt for NULL.
+std::optional<Datum> value_of_type(const TriggerData* trigger, HeapTuple row, const char* column, Oid type) {
+    const int attnum = attnum_of(trigger, column);
+    CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == type);
+    bool is_null = true;
+    const Datum value = value_at(trigger, row, attnum, &is_null);
+    if (is_null) return std::nullopt;
+    return value;
+}
+
 }  // namespace
 
 TriggerData* require(FunctionCallInfo fcinfo, const char* function_name) {
@@ -98,30 +109,21 @@ std::optional<std::int64_t> integer(const TriggerData* trigger, HeapTuple row, c
 }
 
 std::optional<bool> boolean(const TriggerData* trigger, HeapTuple row, const char* column) {
-    const int attnum = attnum_of(trigger, column);
-    CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == BOOLOID);
-    bool is_null = true;
-    const Datum value = value_at(trigger, row, attnum, &is_null);
-    if (is_null) return std::nullopt;
-    return DatumGetBool(value);
+    const std::optional<Datum> value = value_of_type(trigger, row, column, BOOLOID);
+    if (!value) return std::nullopt;
+    return DatumGetBool(*value);
 }
 
 std::optional<std::int32_t> date_days(const TriggerData* trigger, HeapTuple row, const char* column) {
-    const int attnum = attnum_of(trigger, column);
-    CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == DATEOID);
-    bool is_null = true;
-    const Datum value = value_at(trigger, row, attnum, &is_null);
-    if (is_null) return std::nullopt;
-    return static_cast<std::int32_t>(DatumGetDateADT(value));
+    const std::optional<Datum> value = value_of_type(trigger, row, column, DATEOID);
+    if (!value) return std::nullopt;
+    return static_cast<std::int32_t>(DatumGetDateADT(*value));
 }
 
 std::optional<std::string> date_period(const TriggerData* trigger, HeapTuple row, const char* column) {
-    const int attnum = attnum_of(trigger, column);
-    CB_CHECK(TupleDescAttr(trigger->tg_relation->rd_att, attnum - 1)->atttypid == DATEOID);
-    bool is_null = true;
-    const Datum value = value_at(trigger, row, attnum, &is_null);
-    if (is_null) return std::nullopt;
-    const DateADT date = DatumGetDateADT(value);
+    const std::optional<Datum> value = value_of_type(trigger, row, column, DATEOID);
+    if (!value) return std::nullopt;
+    const DateADT date = DatumGetDateADT(*value);
     // Infinite dates have no period; the CHECKs of the journal keep them out.
     CB_CHECK(!DATE_NOT_FINITE(date));
     int year = 0;
