@@ -112,7 +112,9 @@ def main():
                             current_file = None
                             continue
                         if not path.exists():
-                            problem(line, f"no such path: {file_part}")
+                            moved = sorted(ROOT.glob(f"sql/*/{function.split(' ')[0]}/latest.sql")) if function else []
+                            hint = f" (now {moved[0].relative_to(ROOT)}?)" if moved else ""
+                            problem(line, f"no such path: {file_part}{hint}")
                             current_file = None
                             continue
                         current_file = path if path.is_file() else None
