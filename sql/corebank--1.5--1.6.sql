@@ -1454,3 +1454,42 @@ CREATE OR REPLACE FUNCTION corebank_internal.json_text(request jsonb, key text, 
 CREATE OR REPLACE FUNCTION corebank_internal.patch_text(obj jsonb, key text, path text, length_max int) RETURNS text
     LANGUAGE sql IMMUTABLE
     AS $fn$ SELECT corebank_internal.json_string(obj -> key, path, length_max, true) $fn$;
+
+-- corebank_internal.deposit_account_reason(request jsonb) returns text
+--
+-- The reason of an account lifecycle request (activate, reactivate,
+-- unfreeze): the body must be an object (none is {}); the trimmed
+-- `reason` member, NULL when absent or blank.
+CREATE FUNCTION corebank_internal.deposit_account_reason(request jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $fn$
+    SELECT corebank_internal.json_trimmed(corebank_internal.require_object(coalesce(request, '{}'::jsonb)), 'reason', 500)
+$fn$;
+
+REVOKE ALL ON FUNCTION corebank_internal.deposit_account_reason(jsonb) FROM PUBLIC;
+
+-- The lifecycle requests back to ACTIVE: an optional reason, a default one.
+
+CREATE OR REPLACE FUNCTION corebank.core_accounts_activate(id uuid, request jsonb, actor uuid) RETURNS jsonb
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.account_lifecycle(id, ARRAY['PENDING_ACTIVATION'], 'ACTIVE',
+        coalesce(corebank_internal.deposit_account_reason(request), 'activated'), actor, 'activate')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_accounts_reactivate(id uuid, request jsonb, actor uuid) RETURNS jsonb
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.account_lifecycle(id, ARRAY['DORMANT'], 'ACTIVE',
+        coalesce(corebank_internal.deposit_account_reason(request), 'reactivated'), actor, 'reactivate')
+$fn$;
+
+CREATE OR REPLACE FUNCTION corebank.core_accounts_unfreeze(id uuid, request jsonb, actor uuid) RETURNS jsonb
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.account_lifecycle(id, ARRAY['FROZEN'], 'ACTIVE',
+        coalesce(corebank_internal.deposit_account_reason(request), 'unfrozen'), actor, 'unfreeze')
+$fn$;
