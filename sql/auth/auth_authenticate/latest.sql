@@ -1,7 +1,7 @@
 -- The bearer check on every call: live session and ACTIVE user (or ACTIVE
 -- client for client tokens), unexpired token. One primary-key lookup and
 -- two primary-key joins.
-CREATE FUNCTION corebank.auth_authenticate(jti uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.auth_authenticate(jti uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -14,11 +14,8 @@ BEGIN
         LEFT JOIN corebank.auth_users u ON u.id = t.user_id
         LEFT JOIN corebank.auth_oauth_clients c ON c.client_id = t.client_id
         WHERE t.jti = auth_authenticate.jti
-          AND t.expires_at > now()
-          AND CASE WHEN t.session_id IS NOT NULL
-                   THEN s.revoked_at IS NULL AND s.expires_at > now() AND u.status = 'ACTIVE'
-                   ELSE c.status = 'ACTIVE'
-              END
+          AND corebank_internal.auth_token_is_live(t.expires_at, t.session_id, s.revoked_at, s.expires_at,
+                                                   u.status, c.status)
     ), '{"active": false}'::jsonb);
 END
 $fn$;

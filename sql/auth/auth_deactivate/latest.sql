@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank.auth_deactivate(user_id uuid) RETURNS void
+CREATE OR REPLACE FUNCTION corebank.auth_deactivate(user_id uuid) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -13,9 +13,7 @@ BEGIN
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CBU01', 'Account is not active');
     END IF;
-    UPDATE corebank.auth_sessions s
-    SET revoked_at = now(), revoked_reason = 'deactivated'
-    WHERE s.user_id = user_id AND s.revoked_at IS NULL AND s.expires_at > now();
+    PERFORM corebank_internal.auth_sessions_revoke_live(user_id, 'deactivated');
     PERFORM corebank_internal.audit(user_id, 'deactivated');
 END
 $fn$;

@@ -1,6 +1,6 @@
 -- RFC 7662 facts the database holds for a token whose signature the tier
 -- verified. iss and scope are in the verified token; the tier adds them.
-CREATE FUNCTION corebank.auth_introspect(jti uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.auth_introspect(jti uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -21,11 +21,8 @@ BEGIN
         LEFT JOIN corebank.auth_users u ON u.id = t.user_id
         LEFT JOIN corebank.auth_oauth_clients c ON c.client_id = t.client_id
         WHERE t.jti = auth_introspect.jti
-          AND t.expires_at > now()
-          AND CASE WHEN t.session_id IS NOT NULL
-                   THEN s.revoked_at IS NULL AND s.expires_at > now() AND u.status = 'ACTIVE'
-                   ELSE c.status = 'ACTIVE'
-              END
+          AND corebank_internal.auth_token_is_live(t.expires_at, t.session_id, s.revoked_at, s.expires_at,
+                                                   u.status, c.status)
     ), '{"active": false}'::jsonb);
 END
 $fn$;

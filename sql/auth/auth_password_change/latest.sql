@@ -1,6 +1,6 @@
 -- Locks the user row first (like login and refresh), so no session is being
 -- created or refreshed while the others are revoked.
-CREATE FUNCTION corebank.auth_password_change(user_id uuid, new_password_hash text) RETURNS void
+CREATE OR REPLACE FUNCTION corebank.auth_password_change(user_id uuid, new_password_hash text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -18,9 +18,7 @@ BEGIN
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CBU01', 'Account is not active');
     END IF;
-    UPDATE corebank.auth_sessions s
-    SET revoked_at = now(), revoked_reason = 'password_change'
-    WHERE s.user_id = user_id AND s.revoked_at IS NULL AND s.expires_at > now();
+    PERFORM corebank_internal.auth_sessions_revoke_live(user_id, 'password_change');
     PERFORM corebank_internal.audit(user_id, 'password_changed');
 END
 $fn$;

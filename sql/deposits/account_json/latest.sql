@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank_internal.account_json(account uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.account_json(account uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE
     AS $fn$
 BEGIN
@@ -28,7 +28,7 @@ BEGIN
             CROSS JOIN LATERAL (
                 SELECT CASE WHEN a.status IN ('ACTIVE', 'DORMANT')
                             THEN greatest(least(a.balance_minor - p.minimum_balance_minor + a.allow_overdraft_minor,
-                                                1000000000000000), 0)
+                                                corebank_internal.limit_amount_minor_max()), 0)
                             ELSE 0 END::bigint AS available) x
             WHERE d.id = account);
 END

@@ -1,5 +1,5 @@
 -- Filter: {customerId?, status?, accountType?, productCode?, currency?, page?, size?}.
-CREATE FUNCTION corebank.core_accounts_list(filter jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_accounts_list(filter jsonb) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -13,7 +13,7 @@ DECLARE
     product_code text := upper(corebank_internal.json_trimmed(f, 'productCode', 20));
     wanted_currency text := upper(corebank_internal.json_trimmed(f, 'currency', 3));
     bounds int[] := corebank_internal.page_bounds(corebank_internal.json_int(f, 'page', 0, 1000000)::int,
-                                                  corebank_internal.json_int(f, 'size', 1, 200)::int);
+                                                  corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max())::int);
     total bigint;
     content jsonb;
 BEGIN

@@ -1,5 +1,5 @@
 -- Filter: {type?, status?, riskCategory?, q? (name or number contains), page?, size?}.
-CREATE FUNCTION corebank.core_customers_list(filter jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_customers_list(filter jsonb) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -10,7 +10,7 @@ DECLARE
     risk text := corebank_internal.json_enum(f, 'riskCategory', ARRAY['LOW', 'MEDIUM', 'HIGH', 'PROHIBITED']);
     q text := corebank_internal.json_trimmed(f, 'q', 100);
     bounds int[] := corebank_internal.page_bounds(corebank_internal.json_int(f, 'page', 0, 1000000)::int,
-                                                  corebank_internal.json_int(f, 'size', 1, 200)::int);
+                                                  corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max())::int);
     pattern text;
     total bigint;
     content jsonb;

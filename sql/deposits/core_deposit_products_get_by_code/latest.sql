@@ -1,15 +1,9 @@
-CREATE FUNCTION corebank.core_deposit_products_get_by_code(code text) RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+CREATE OR REPLACE FUNCTION corebank.core_deposit_products_get_by_code(code text) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
-#variable_conflict use_variable
-DECLARE
-    rendered jsonb := corebank_internal.deposit_product_json(
-        (SELECT p.id FROM corebank.deposit_products p WHERE p.code = upper(btrim(code))));
-BEGIN
-    IF rendered IS NULL THEN
-        PERFORM corebank_internal.fail('CB404', 'Deposit product not found');
-    END IF;
-    RETURN rendered;
-END
+    SELECT corebank_internal.found_or_404(corebank_internal.deposit_product_json(
+               (SELECT p.id FROM corebank.deposit_products p
+                WHERE p.code = upper(btrim(core_deposit_products_get_by_code.code)))),
+           'Deposit product not found')
 $fn$;

@@ -1,7 +1,7 @@
 -- UpdateDepositProductRequest: omitted members keep their value; tiers is a
 -- full replace ([] removes them). The trigger freezes code, type and
 -- currency once an account uses the product.
-CREATE FUNCTION corebank.core_deposit_products_update(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_deposit_products_update(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -26,13 +26,13 @@ BEGIN
     p.interest_method := coalesce(corebank_internal.json_enum(request, 'interestMethod', ARRAY['NONE', 'SIMPLE', 'COMPOUND']),
                                   p.interest_method);
     p.annual_rate_bp := coalesce(corebank_internal.json_int(request, 'annualRateBp', 0, 100000), p.annual_rate_bp);
-    p.minimum_balance_minor := coalesce(corebank_internal.json_int(request, 'minimumBalanceMinor', 0, 1000000000000000),
+    p.minimum_balance_minor := coalesce(corebank_internal.json_int(request, 'minimumBalanceMinor', 0, corebank_internal.limit_amount_minor_max()),
                                         p.minimum_balance_minor);
-    p.minimum_opening_minor := coalesce(corebank_internal.json_int(request, 'minimumOpeningMinor', 0, 1000000000000000),
+    p.minimum_opening_minor := coalesce(corebank_internal.json_int(request, 'minimumOpeningMinor', 0, corebank_internal.limit_amount_minor_max()),
                                         p.minimum_opening_minor);
-    p.monthly_fee_minor := coalesce(corebank_internal.json_int(request, 'monthlyFeeMinor', 0, 1000000000000000),
+    p.monthly_fee_minor := coalesce(corebank_internal.json_int(request, 'monthlyFeeMinor', 0, corebank_internal.limit_amount_minor_max()),
                                     p.monthly_fee_minor);
-    p.withdrawal_fee_minor := coalesce(corebank_internal.json_int(request, 'withdrawalFeeMinor', 0, 1000000000000000),
+    p.withdrawal_fee_minor := coalesce(corebank_internal.json_int(request, 'withdrawalFeeMinor', 0, corebank_internal.limit_amount_minor_max()),
                                        p.withdrawal_fee_minor);
     p.term_days := coalesce(corebank_internal.json_int(request, 'termDays', 1, 3660), p.term_days);
     p.early_withdrawal_penalty_bp := coalesce(corebank_internal.json_int(request, 'earlyWithdrawalPenaltyBp', 0, 10000),
@@ -54,7 +54,7 @@ BEGIN
         END IF;
         FOR tier IN SELECT jsonb_array_elements(tiers) LOOP
             IF jsonb_typeof(tier) <> 'object'
-               OR corebank_internal.json_int(tier, 'fromMinor', 0, 1000000000000000) IS NULL
+               OR corebank_internal.json_int(tier, 'fromMinor', 0, corebank_internal.limit_amount_minor_max()) IS NULL
                OR corebank_internal.json_int(tier, 'rateBp', 0, 100000) IS NULL THEN
                 PERFORM corebank_internal.fail('CBV00', format('tiers[%s]: needs fromMinor and rateBp', position));
             END IF;

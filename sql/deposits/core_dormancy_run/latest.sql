@@ -1,21 +1,15 @@
 -- ACTIVE accounts whose product has dormancy_days and whose last
 -- customer-initiated posting (or opening) is that many days before run_date.
-CREATE FUNCTION corebank.core_dormancy_run(run_date date, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_dormancy_run(run_date date, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 DECLARE
     operator uuid := coalesce(actor, corebank_internal.system_actor());
-    today date := corebank_internal.business_today();
     r record;
     marked jsonb := '[]'::jsonb;
 BEGIN
-    IF run_date IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'date: is required');
-    END IF;
-    IF run_date > today THEN
-        PERFORM corebank_internal.fail('CB422', format('date: must not be after the business date %s', today));
-    END IF;
+    PERFORM corebank_internal.deposit_run_date(run_date);
     FOR r IN
         SELECT a.id, a.account_number, coalesce(d.last_customer_activity_on, d.opened_on) AS last_activity, p.dormancy_days
         FROM corebank.ledger_accounts a

@@ -1,12 +1,11 @@
 -- InterestRunResponse. Days from each account's processed_through + 1 up to
 -- run_date (at most 366); one run at a time.
-CREATE FUNCTION corebank.core_interest_run(run_date date, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_interest_run(run_date date, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 DECLARE
     operator uuid := coalesce(actor, corebank_internal.system_actor());
-    today date := corebank_internal.business_today();
     first_day date;
     day date;
     stats jsonb;
@@ -19,12 +18,7 @@ DECLARE
     accrued_by_currency jsonb := '{}'::jsonb;
     posted_by_currency jsonb := '{}'::jsonb;
 BEGIN
-    IF run_date IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'date: is required');
-    END IF;
-    IF run_date > today THEN
-        PERFORM corebank_internal.fail('CB422', format('date: must not be after the business date %s', today));
-    END IF;
+    PERFORM corebank_internal.deposit_run_date(run_date);
     -- Two runs at once would accrue the same day twice in their snapshots.
     PERFORM pg_advisory_xact_lock(hashtext('corebank.core_interest_run'));
     SELECT min(d.processed_through) + 1 INTO first_day

@@ -1,14 +1,6 @@
-CREATE FUNCTION corebank.core_passbook_get(id uuid) RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+CREATE OR REPLACE FUNCTION corebank.core_passbook_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
-#variable_conflict use_variable
-DECLARE
-    rendered jsonb := corebank_internal.passbook_json(id);
-BEGIN
-    IF rendered IS NULL THEN
-        PERFORM corebank_internal.fail('CB404', 'Passbook not found');
-    END IF;
-    RETURN rendered;
-END
+    SELECT corebank_internal.found_or_404(corebank_internal.passbook_json(id), 'Passbook not found')
 $fn$;

@@ -1,13 +1,12 @@
 -- Runs every ACTIVE order due on or before run_date, once per order and
 -- date (the execution row's unique key), each payment in its own
 -- subtransaction so that one failure does not stop the others.
-CREATE FUNCTION corebank.core_standing_orders_execute(run_date date, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_standing_orders_execute(run_date date, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 DECLARE
     operator uuid := coalesce(actor, corebank_internal.system_actor());
-    today date := corebank_internal.business_today();
     due_id uuid;
     o corebank.standing_orders;
     execution_id uuid;
@@ -20,12 +19,7 @@ DECLARE
     failed int := 0;
     repeated int := 0;
 BEGIN
-    IF run_date IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'date: is required');
-    END IF;
-    IF run_date > today THEN
-        PERFORM corebank_internal.fail('CB422', format('date: must not be after the business date %s', today));
-    END IF;
+    PERFORM corebank_internal.deposit_run_date(run_date);
     -- Due orders, and orders already executed for this date (reported,
     -- never paid again).
     FOR due_id IN SELECT x.id FROM corebank.standing_orders x

@@ -1,7 +1,9 @@
+-- RETURN QUERY needs each column's declared type exactly: the journal's
+-- amount is a corebank.amount_minor, the result column a bigint.
 -- A customer account's entries with value dates in [from_date, to_date],
 -- with the running balance (credits - debits) from the opening balance of
 -- everything before from_date. At most 366 days per call.
-CREATE FUNCTION corebank.account_statement(account uuid, from_date date, to_date date)
+CREATE OR REPLACE FUNCTION corebank.account_statement(account uuid, from_date date, to_date date)
     RETURNS TABLE (entry_id bigint, transaction_id uuid, reference text, type text, value_date date,
                    posted_at timestamptz, side text, amount_minor bigint, narrative text,
                    opening_balance_minor bigint, balance_minor bigint)
@@ -27,7 +29,7 @@ BEGIN
 
     RETURN QUERY
     SELECT x.id, x.transaction_id, t.reference, t.type, x.value_date, t.posted_at,
-           CASE x.side WHEN 'D' THEN 'DEBIT' ELSE 'CREDIT' END, x.amount_minor, x.narrative, opening,
+           CASE x.side WHEN 'D' THEN 'DEBIT' ELSE 'CREDIT' END, x.amount_minor::bigint, x.narrative, opening,
            (opening + sum(CASE WHEN x.side = 'C' THEN x.amount_minor ELSE -x.amount_minor END)
                           OVER (ORDER BY x.value_date, x.id))::bigint
     FROM corebank.journal_entries x

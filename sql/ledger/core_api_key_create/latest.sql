@@ -1,7 +1,7 @@
 -- The tier generates the key and passes only its SHA-256 and a short
 -- display prefix. actor may be NULL (the first key, made by the CLI). The
--- limit defaults to 6000 requests per minute.
-CREATE FUNCTION corebank.core_api_key_create(service text, name text, scopes text[], caller_id text,
+-- limit defaults to limit_api_key_requests_per_minute_default() (core/limits.hpp).
+CREATE OR REPLACE FUNCTION corebank.core_api_key_create(service text, name text, scopes text[], caller_id text,
                                              rate_limit_per_minute int, key_hash bytea, key_prefix text,
                                              actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
@@ -29,8 +29,8 @@ BEGIN
     IF service = 'events' AND caller_id IS NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'callerId: is required for an events key');
     END IF;
-    IF rate_limit_per_minute IS NOT NULL AND rate_limit_per_minute NOT BETWEEN 1 AND 1000000 THEN
-        PERFORM corebank_internal.fail('CBV00', 'rateLimitPerMinute: must be from 1 to 1000000');
+    IF rate_limit_per_minute IS NOT NULL AND rate_limit_per_minute NOT BETWEEN 1 AND corebank_internal.limit_api_key_requests_per_minute_max() THEN
+        PERFORM corebank_internal.fail('CBV00', format('rateLimitPerMinute: must be from 1 to %s', corebank_internal.limit_api_key_requests_per_minute_max()));
     END IF;
     IF key_hash IS NULL OR length(key_hash) <> 32 THEN
         PERFORM corebank_internal.fail('CBV00', 'key_hash: must be a SHA-256 hash (32 bytes)');
@@ -42,7 +42,7 @@ BEGIN
     INSERT INTO corebank.api_keys AS k (service, name, key_hash, key_prefix, scopes, caller_id,
                                         rate_limit_per_minute, created_by)
     VALUES (service, clean_name, key_hash, key_prefix, clean_scopes, caller_id,
-            coalesce(rate_limit_per_minute, 6000), actor)
+            coalesce(rate_limit_per_minute, corebank_internal.limit_api_key_requests_per_minute_default()), actor)
     ON CONFLICT DO NOTHING
     RETURNING k.id INTO new_id;
     IF new_id IS NULL THEN

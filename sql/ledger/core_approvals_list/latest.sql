@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank.core_approvals_list(status text, page int, size int) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_approvals_list(status text, page int, size int) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -6,7 +6,7 @@ CREATE FUNCTION corebank.core_approvals_list(status text, page int, size int) RE
 DECLARE
     wanted text := upper(nullif(btrim(status), ''));
     page_number int := coalesce(page, 0);
-    page_size int := coalesce(size, 25);
+    page_size int := coalesce(size, corebank_internal.limit_page_size_default());
     total bigint;
     content jsonb;
 BEGIN
@@ -16,8 +16,8 @@ BEGIN
     IF page_number NOT BETWEEN 0 AND 1000000 THEN
         PERFORM corebank_internal.fail('CBV00', 'page: must be from 0 to 1000000');
     END IF;
-    IF page_size NOT BETWEEN 1 AND 200 THEN
-        PERFORM corebank_internal.fail('CBV00', 'size: must be from 1 to 200');
+    IF page_size NOT BETWEEN 1 AND corebank_internal.limit_page_size_max() THEN
+        PERFORM corebank_internal.fail('CBV00', format('size: must be from 1 to %s', corebank_internal.limit_page_size_max()));
     END IF;
     WITH hits AS MATERIALIZED (
         SELECT p.id, p.created_at

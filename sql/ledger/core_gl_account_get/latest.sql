@@ -1,18 +1,7 @@
-CREATE FUNCTION corebank.core_gl_account_get(id uuid) RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+CREATE OR REPLACE FUNCTION corebank.core_gl_account_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
-#variable_conflict use_variable
-DECLARE
-    rendered jsonb;
-BEGIN
-    IF id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'id: is required');
-    END IF;
-    rendered := corebank_internal.gl_account_json(id);
-    IF rendered IS NULL THEN
-        PERFORM corebank_internal.fail('CB404', 'GL account not found');
-    END IF;
-    RETURN rendered;
-END
+    SELECT corebank_internal.found_or_404(corebank_internal.gl_account_json(corebank_internal.required_id(id)),
+                                          'GL account not found')
 $fn$;

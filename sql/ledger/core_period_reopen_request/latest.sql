@@ -1,14 +1,4 @@
-CREATE FUNCTION corebank.core_period_reopen_request(period text, actor uuid) RETURNS jsonb
-    LANGUAGE plpgsql SECURITY DEFINER
+CREATE OR REPLACE FUNCTION corebank.core_period_reopen_request(period text, actor uuid) RETURNS jsonb
+    LANGUAGE sql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
-    AS $fn$
-#variable_conflict use_variable
-BEGIN
-    PERFORM corebank_internal.require_actor(actor);
-    IF period IS NULL OR period !~ '^[0-9]{4}-(0[1-9]|1[0-2])$' THEN
-        PERFORM corebank_internal.fail('CBV00', 'period: must be YYYY-MM');
-    END IF;
-    RETURN corebank.parked_change_create('period.reopen', 'period', period, '{}'::jsonb,
-                                         format('Reopen accounting period %s', period), actor);
-END
-$fn$;
+    AS $fn$ SELECT corebank_internal.parked_change_period('period.reopen', 'Reopen', period, actor) $fn$;

@@ -1,17 +1,7 @@
-CREATE FUNCTION corebank.core_transaction_get(id uuid) RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+CREATE OR REPLACE FUNCTION corebank.core_transaction_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
-DECLARE
-    rendered jsonb;
-BEGIN
-    IF id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'id: is required');
-    END IF;
-    rendered := corebank_internal.transaction_json(id);
-    IF rendered IS NULL THEN
-        PERFORM corebank_internal.fail('CB404', 'Transaction not found');
-    END IF;
-    RETURN rendered;
-END
+    SELECT corebank_internal.found_or_404(corebank_internal.transaction_json(corebank_internal.required_id(id)),
+                                          'Transaction not found')
 $fn$;

@@ -1,7 +1,7 @@
 -- Filter: from, to (value dates), type, status, state (same values as
--- status), reference (exact), glAccountCode, page (0-based), size (1..200,
--- default 25). Newest first (created_at desc, id).
-CREATE FUNCTION corebank.core_transaction_search(filter jsonb) RETURNS jsonb
+-- status), reference (exact), glAccountCode, page (0-based), size (1 to
+-- limit_page_size_max(), default limit_page_size_default()). Newest first (created_at desc, id).
+CREATE OR REPLACE FUNCTION corebank.core_transaction_search(filter jsonb) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -30,7 +30,7 @@ BEGIN
     reference_filter := corebank_internal.json_text(f, 'reference', 80);
     gl_code := corebank_internal.json_text(f, 'glAccountCode', 20);
     page_number := coalesce(corebank_internal.json_int(f, 'page', 0, 1000000), 0);
-    page_size := coalesce(corebank_internal.json_int(f, 'size', 1, 200), 25);
+    page_size := coalesce(corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max()), corebank_internal.limit_page_size_default());
     IF type_filter NOT IN ('DEPOSIT', 'WITHDRAWAL', 'TRANSFER', 'INTEREST_ACCRUAL', 'FEE', 'LOAN_DISBURSEMENT',
                            'LOAN_REPAYMENT', 'ADJUSTMENT', 'ZIPIT_SEND', 'ZIPIT_RECEIVE', 'RTGS_SEND',
                            'RTGS_RECEIVE', 'MOBILE_MONEY_SEND', 'MOBILE_MONEY_RECEIVE', 'SALARY_PAYMENT',

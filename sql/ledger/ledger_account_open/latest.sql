@@ -3,7 +3,7 @@
 -- Request: {accountNumber?, customerId?, name?, glAccountId? | glAccountCode?,
 -- currency? (default USD), branchId? | branchCode? (default head office),
 -- allowOverdraftMinor? (default 0)}.
-CREATE FUNCTION corebank.ledger_account_open(request jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.ledger_account_open(request jsonb) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -16,7 +16,8 @@ DECLARE
     account_currency text := coalesce(corebank_internal.json_text(request, 'currency', 3), 'USD');
     branch_text text := corebank_internal.json_text(request, 'branchId', 36);
     branch_code text := corebank_internal.json_text(request, 'branchCode', 10);
-    overdraft bigint := coalesce(corebank_internal.json_int(request, 'allowOverdraftMinor', 0, 1000000000000000), 0);
+    overdraft corebank.amount_minor := coalesce(corebank_internal.json_int(request, 'allowOverdraftMinor', 0,
+                                                                           corebank_internal.limit_amount_minor_max()), 0);
     uuid_pattern CONSTANT text := '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
     gl corebank.gl_accounts;
     branch uuid;

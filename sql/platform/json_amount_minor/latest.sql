@@ -1,9 +1,9 @@
 -- A decimal amount ("12.34" or 12.34) or amountMinor to minor units.
-CREATE FUNCTION corebank_internal.json_amount_minor(request jsonb) RETURNS bigint
+CREATE OR REPLACE FUNCTION corebank_internal.json_amount_minor(request jsonb) RETURNS bigint
     LANGUAGE plpgsql IMMUTABLE
     AS $fn$
 DECLARE
-    minor bigint := corebank_internal.json_int(request, 'amountMinor', 0, 1000000000000000);
+    minor corebank.amount_minor := corebank_internal.json_int(request, 'amountMinor', 0, corebank_internal.limit_amount_minor_max());
     decimal_text text;
 BEGIN
     IF minor IS NOT NULL THEN

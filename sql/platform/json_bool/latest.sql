@@ -1,15 +1,3 @@
-CREATE FUNCTION corebank_internal.json_bool(request jsonb, key text) RETURNS bool
-    LANGUAGE plpgsql IMMUTABLE
-    AS $fn$
-DECLARE
-    value jsonb := request -> key;
-BEGIN
-    IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
-        RETURN NULL;
-    END IF;
-    IF jsonb_typeof(value) <> 'boolean' THEN
-        PERFORM corebank_internal.fail('CBV00', format('%s: must be true or false', key));
-    END IF;
-    RETURN value::text::bool;
-END
-$fn$;
+CREATE OR REPLACE FUNCTION corebank_internal.json_bool(request jsonb, key text) RETURNS bool
+    LANGUAGE sql IMMUTABLE
+    AS $fn$ SELECT (corebank_internal.json_member(request -> key, 'boolean', key, 'true or false') #>> '{}')::bool $fn$;

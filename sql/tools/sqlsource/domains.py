@@ -22,7 +22,8 @@ SHARED = frozenset({
     "require_object",
     "page_json", "page_bounds", "patch_text", "patch_object", "system_actor",
     "json_text", "json_bool", "json_int", "json_date", "json_amount_minor", "json_uuid", "json_enum",
-    "json_trimmed", "json_country", "json_positive_amount",
+    "json_trimmed", "json_country", "json_positive_amount", "json_member", "json_string",
+    "required_id", "found_or_404",
 })
 
 # The longest matching prefix wins.

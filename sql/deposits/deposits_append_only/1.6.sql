@@ -1,0 +1,1 @@
+DROP FUNCTION corebank_internal.deposits_append_only();

@@ -1,0 +1,7 @@
+CREATE OR REPLACE FUNCTION corebank.core_transaction_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+    SELECT corebank_internal.found_or_404(corebank_internal.transaction_json(corebank_internal.required_id(id)),
+                                          'Transaction not found')
+$fn$;

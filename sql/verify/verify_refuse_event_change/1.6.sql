@@ -1,0 +1,1 @@
+DROP FUNCTION corebank_internal.verify_refuse_event_change();
