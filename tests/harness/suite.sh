@@ -8,6 +8,7 @@
 # 24000-24999 (below the kernel's ephemeral range, so no outgoing connection
 # can hold one), and corebankd gets four other free ports there. In order:
 #   sql sources sql/tools/sqlsrc.py check: released scripts unchanged, latest = newest snapshot
+#   docs map    docs/check_map.py: every path, function, route and test docs/map.md names exists
 #   build      configure, build and install the extension
 #   ctest      the GoogleTest binaries registered with ctest
 #   fuzz       the libFuzzer targets of tests/fuzz, a few seconds each (build-fuzz)
@@ -235,6 +236,19 @@ step_sql_sources() {
         failed=$((failed + 1))
     fi
     record_counts "sql sources" "$passed" "$failed" "sqlsrc.py check and test_sqlsrc.py"
+}
+
+# step_docs_map: docs/check_map.py, so that docs/map.md cannot name a file,
+# function, route or test that no longer exists (one row, one failure).
+step_docs_map() {
+    local out=$TEST_TMP/docs-map.log
+    log "checking docs/map.md against the tree (docs/check_map.py)"
+    if python3 "$ROOT/docs/check_map.py" >"$out" 2>&1; then
+        record "docs map" PASS 1 0 "every path, function, route and test it names exists"
+    else
+        cat "$out" >&2
+        record "docs map" FAIL 0 1 "$(tail -n 1 "$out")"
+    fi
 }
 
 step_build() {
@@ -648,6 +662,7 @@ suite_main() {
     TEST_TMP=$(mktemp -d -p /tmp)
     chmod 755 "$TEST_TMP"
     step_sql_sources
+    step_docs_map
     if step_build; then
         step_ctest
         step_fuzz
