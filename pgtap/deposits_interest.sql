@@ -11,7 +11,7 @@
 -- at month end or skipped with a reason. Method: open the accounts on 1 June,
 -- run 30 June, read the journal.
 BEGIN;
-SELECT plan(35);
+SELECT plan(37);
 \ir helpers/deposits.sql
 
 -- The hand-computed rates: 3.65% makes 10,000.00 earn exactly 1.00 a day.
@@ -107,6 +107,13 @@ SELECT is((SELECT count(*) FROM corebank.interest_accruals WHERE account_id = (S
           2::bigint, 'so does a DORMANT one');
 SELECT is(jsonb_array_length(corebank.core_interest_accruals_list((SELECT id FROM simple), '2026-06-01', '2026-07-02')), 32,
           'the accruals are listed by the API');
+
+-- The run's per-currency totals: each member summed over the days, in currency order.
+SELECT is(corebank_internal.interest_currency_totals(
+              '[{"m": {"ZWG": 5, "USD": 100}}, {"m": {"USD": 1}}, {"other": {"USD": 7}}]', 'm'),
+          '[{"currency": "USD", "amountMinor": 101}, {"currency": "ZWG", "amountMinor": 5}]'::jsonb,
+          'interest_currency_totals sums a member per currency over the days');
+SELECT is(corebank_internal.interest_currency_totals('[]', 'm'), '[]'::jsonb, 'and is an empty list for no days');
 
 SELECT * FROM finish();
 ROLLBACK;

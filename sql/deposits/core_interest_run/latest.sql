@@ -8,15 +8,8 @@ DECLARE
     operator uuid := coalesce(actor, corebank_internal.system_actor());
     first_day date;
     day date;
-    stats jsonb;
-    days int := 0;
-    accrued int := 0;
-    journals int := 0;
-    postings int := 0;
-    fees int := 0;
-    fees_skipped int := 0;
-    accrued_by_currency jsonb := '{}'::jsonb;
-    posted_by_currency jsonb := '{}'::jsonb;
+    -- Each day's result of interest_day, summed once at the end.
+    days jsonb := '[]'::jsonb;
 BEGIN
     PERFORM corebank_internal.deposit_run_date(run_date);
     -- Two runs at once would accrue the same day twice in their snapshots.
@@ -27,24 +20,16 @@ BEGIN
     IF first_day IS NOT NULL THEN
         first_day := greatest(first_day, run_date - 365);
         FOR day IN SELECT g::date FROM generate_series(first_day, run_date, interval '1 day') AS g LOOP
-            stats := corebank_internal.interest_day(day, operator);
-            days := days + 1;
-            accrued := accrued + (stats ->> 'accrued')::int;
-            journals := journals + (stats ->> 'journals')::int;
-            postings := postings + (stats ->> 'postings')::int;
-            fees := fees + (stats ->> 'fees')::int;
-            fees_skipped := fees_skipped + (stats ->> 'feesSkipped')::int;
-            accrued_by_currency := corebank_internal.currency_totals_add(accrued_by_currency, stats -> 'accruedByCurrency');
-            posted_by_currency := corebank_internal.currency_totals_add(posted_by_currency, stats -> 'postedByCurrency');
+            days := days || jsonb_build_array(corebank_internal.interest_day(day, operator));
         END LOOP;
     END IF;
-    RETURN jsonb_build_object(
-        'runDate', run_date, 'daysProcessed', days, 'accountsAccrued', accrued, 'accrualTransactions', journals,
-        'accrualsMinor', (SELECT coalesce(jsonb_agg(jsonb_build_object('currency', x.key, 'amountMinor', x.value::text::bigint)
-                                                    ORDER BY x.key), '[]'::jsonb) FROM jsonb_each(accrued_by_currency) x),
-        'interestPostings', postings,
-        'interestPostedMinor', (SELECT coalesce(jsonb_agg(jsonb_build_object('currency', x.key, 'amountMinor', x.value::text::bigint)
-                                                          ORDER BY x.key), '[]'::jsonb) FROM jsonb_each(posted_by_currency) x),
-        'feesCharged', fees, 'feesSkipped', fees_skipped);
+    RETURN (SELECT jsonb_build_object(
+        'runDate', run_date, 'daysProcessed', count(*), 'accountsAccrued', coalesce(sum((d ->> 'accrued')::int), 0),
+        'accrualTransactions', coalesce(sum((d ->> 'journals')::int), 0),
+        'accrualsMinor', corebank_internal.interest_currency_totals(days, 'accruedByCurrency'),
+        'interestPostings', coalesce(sum((d ->> 'postings')::int), 0),
+        'interestPostedMinor', corebank_internal.interest_currency_totals(days, 'postedByCurrency'),
+        'feesCharged', coalesce(sum((d ->> 'fees')::int), 0), 'feesSkipped', coalesce(sum((d ->> 'feesSkipped')::int), 0))
+            FROM jsonb_array_elements(days) d);
 END
 $fn$;
