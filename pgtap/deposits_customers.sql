@@ -9,7 +9,7 @@
 -- beneficiaries resolve accounts of this bank. Method: call the API, then
 -- try to break each rule with direct SQL.
 BEGIN;
-SELECT plan(67);
+SELECT plan(75);
 \ir helpers/deposits.sql
 
 CREATE TEMP TABLE c AS SELECT corebank.core_customers_create(
@@ -57,6 +57,20 @@ SELECT throws_ok($$SELECT corebank.core_customers_create('{"type": "INDIVIDUAL"}
                  'CBV00', 'actor: is required', 'the acting person is required');
 SELECT throws_ok($$SELECT corebank.core_customers_get('00000000-0000-4000-8000-00000000dead')$$,
                  'CB404', 'Customer not found', 'an unknown customer');
+-- Every read of a customer's own records checks the customer first.
+SELECT throws_ok($$SELECT corebank.core_customers_kyc_get('00000000-0000-4000-8000-00000000dead')$$,
+                 'CB404', 'Customer not found', 'the KYC of an unknown customer');
+SELECT throws_ok($$SELECT corebank.core_customers_profile_get('00000000-0000-4000-8000-00000000dead')$$,
+                 'CB404', 'Customer not found', 'the profile of an unknown customer');
+SELECT throws_ok($$SELECT corebank.core_customers_beneficiaries_list('00000000-0000-4000-8000-00000000dead')$$,
+                 'CB404', 'Customer not found', 'the beneficiaries of an unknown customer');
+SELECT throws_ok($$SELECT corebank.core_customers_beneficial_owners_list('00000000-0000-4000-8000-00000000dead')$$,
+                 'CB404', 'Customer not found', 'the beneficial owners of an unknown customer');
+SELECT throws_ok($$SELECT corebank.core_customers_cases_list(NULL)$$, 'CBV00', 'id: is required',
+                 'the cases of no customer');
+SELECT is(corebank.core_customers_beneficiaries_list((SELECT id FROM ids)), '[]'::jsonb, 'no beneficiaries yet: []');
+SELECT is(corebank.core_customers_beneficial_owners_list((SELECT id FROM ids)), '[]'::jsonb, 'no beneficial owners: []');
+SELECT is(corebank.core_customers_cases_list((SELECT id FROM ids)), '[]'::jsonb, 'no cases yet: []');
 
 -- Identity is frozen whoever writes.
 SELECT throws_ok($$UPDATE corebank.customers SET first_name = 'Changed' WHERE id = (SELECT id FROM ids)$$,

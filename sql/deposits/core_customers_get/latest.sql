@@ -1,10 +1,4 @@
-CREATE FUNCTION corebank.core_customers_get(id uuid) RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+CREATE OR REPLACE FUNCTION corebank.core_customers_get(id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
-    AS $fn$
-#variable_conflict use_variable
-BEGIN
-    PERFORM corebank_internal.require_customer(id);
-    RETURN corebank_internal.customer_json(id);
-END
-$fn$;
+    AS $fn$ SELECT corebank_internal.customer_json(c.id) FROM corebank_internal.require_customer(id) c $fn$;
