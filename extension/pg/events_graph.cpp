@@ -5,14 +5,12 @@
 
 #include "core/crypto.hpp"
 #include "pg/check.hpp"
-#include "pg/events_spi.hpp"
 #include "pg/spi.hpp"
 
 namespace corebank::pg::events {
 
 namespace {
 
-namespace espi = corebank::pg::events_spi;
 using core::events::CustomerChange;
 using core::events::CustomerFacts;
 
@@ -127,7 +125,8 @@ void GraphCache::load(const std::vector<Identifier>& identifiers) {
     std::vector<std::string> kinds;
     std::vector<std::string> values;
     split(identifiers, kinds, values);
-    const std::uint64_t rows = espi::execute(load_owners_sql, {espi::text_array(kinds), espi::text_array(values)});
+    const std::uint64_t rows = spi::execute(
+        load_owners_sql, {spi::Arg::text_column(std::move(kinds)), spi::Arg::text_column(std::move(values))});
     CB_CHECK(rows <= identifiers.size());
     for (std::uint64_t row = 0; row < rows; ++row) {
         const Identifier identifier{spi::get_text(row, 1).value(), spi::get_text(row, 2).value()};
@@ -138,7 +137,7 @@ void GraphCache::load(const std::vector<Identifier>& identifiers) {
         merged_.erase(customer);
         facts_[customer] = std::move(facts);
     }
-    espi::free_result();
+    spi::free_result();
 }
 
 std::optional<Uuid> GraphCache::owner(const Identifier& identifier) const {
@@ -222,9 +221,11 @@ void create_customer(const Uuid& customer, const CustomerFacts& facts, const std
     std::vector<std::string> kinds;
     std::vector<std::string> values;
     split(identifiers, kinds, values);
-    const std::uint64_t inserted = espi::execute(
-        create_customer_sql, {espi::uuid(customer), espi::text(public_id), espi::text_or_null(facts.display_name),
-                              espi::boolean(facts.is_guest), espi::text_array(kinds), espi::text_array(values)});
+    const std::uint64_t inserted =
+        spi::execute(create_customer_sql,
+                     {spi::Arg::uuid(customer), spi::Arg::text(public_id), spi::Arg::text(facts.display_name),
+                      spi::Arg::boolean(facts.is_guest), spi::Arg::text_column(std::move(kinds)),
+                      spi::Arg::text_column(std::move(values))});
     require_all_inserted(inserted, identifiers.size());
 }
 
@@ -233,59 +234,61 @@ void attach_identifiers(const Uuid& customer, const std::vector<Identifier>& ide
     std::vector<std::string> kinds;
     std::vector<std::string> values;
     split(identifiers, kinds, values);
-    const std::uint64_t inserted = espi::execute(
-        attach_identifiers_sql, {espi::uuid(customer), espi::text_array(kinds), espi::text_array(values)});
+    const std::uint64_t inserted =
+        spi::execute(attach_identifiers_sql, {spi::Arg::uuid(customer), spi::Arg::text_column(std::move(kinds)),
+                                              spi::Arg::text_column(std::move(values))});
     require_all_inserted(inserted, identifiers.size());
 }
 
 void move_sessions(const Uuid& customer, const std::vector<std::string>& session_ids) {
     if (session_ids.empty()) return;
-    espi::execute(move_sessions_sql, {espi::uuid(customer), espi::text_array(session_ids)});
+    spi::execute(move_sessions_sql, {spi::Arg::uuid(customer), spi::Arg::text_column(session_ids)});
 }
 
 void update_customer(const Uuid& customer, const CustomerChange& change) {
     CB_CHECK(change.any());
     const std::uint64_t rows =
-        espi::execute(update_customer_sql, {espi::uuid(customer), espi::text_or_null(change.display_name),
-                                            espi::boolean(change.stop_being_guest)});
+        spi::execute(update_customer_sql, {spi::Arg::uuid(customer), spi::Arg::text(change.display_name),
+                                           spi::Arg::boolean(change.stop_being_guest)});
     CB_CHECK(rows == 1);
 }
 
 void upsert_consent(const Uuid& customer, const core::events::Consent& consent, const std::string& occurred_at,
                     std::int64_t event_row_id) {
-    espi::execute(upsert_consent_sql,
-                  {espi::uuid(customer), espi::text(consent.purpose), espi::text(consent.granted ? "granted" : "revoked"),
-                   espi::text(occurred_at), espi::int8(event_row_id)});
+    spi::execute(upsert_consent_sql,
+                 {spi::Arg::uuid(customer), spi::Arg::text(consent.purpose),
+                  spi::Arg::text(consent.granted ? "granted" : "revoked"), spi::Arg::text(occurred_at),
+                  spi::Arg::int8(event_row_id)});
 }
 
 void claim(GraphCache& cache, const Uuid& customer, const Identifier& claimed, std::int64_t event_row_id) {
     const std::uint64_t found =
-        espi::execute(claimed_owner_sql, {espi::text(claimed.kind), espi::text(claimed.value)});
+        spi::execute(claimed_owner_sql, {spi::Arg::text(claimed.kind), spi::Arg::text(claimed.value)});
     CB_CHECK(found <= 1);
     if (found == 0) {
-        espi::free_result();
+        spi::free_result();
         // Nobody owns it: the claim attaches it.
         attach_identifiers(customer, {claimed});
         cache.set_owner(claimed, customer);
         return;
     }
     const Uuid owner = spi::get_uuid(0, 1).value();
-    espi::free_result();
+    spi::free_result();
     if (customer_key(owner) == customer_key(customer)) return;
 
-    const std::uint64_t locked = espi::execute(lock_pair_sql, {espi::uuid(owner), espi::uuid(customer)});
+    const std::uint64_t locked = spi::execute(lock_pair_sql, {spi::Arg::uuid(owner), spi::Arg::uuid(customer)});
     CB_CHECK(locked == 2);
     const bool both_surviving = spi::get_bool(0, 2).value() && spi::get_bool(1, 2).value();
-    espi::free_result();
+    spi::free_result();
     // One of them was merged after this batch looked: decide again.
     if (!both_surviving) throw ConcurrentChange();
 
     const std::uint64_t merged =
-        espi::execute(merge_sql, {espi::uuid(owner), espi::uuid(customer), espi::text(claimed.kind),
-                                  espi::text(claimed.value), espi::int8(event_row_id)});
+        spi::execute(merge_sql, {spi::Arg::uuid(owner), spi::Arg::uuid(customer), spi::Arg::text(claimed.kind),
+                                 spi::Arg::text(claimed.value), spi::Arg::int8(event_row_id)});
     CB_CHECK(merged == 1);
     const CustomerFacts survivor_facts{spi::get_text(0, 1), spi::get_bool(0, 2).value()};
-    espi::free_result();
+    spi::free_result();
     cache.set_merged(owner, customer);
     cache.set_facts(customer, survivor_facts);
     cache.set_owner(claimed, customer);

@@ -28,7 +28,6 @@
 #include "pg/args.hpp"
 #include "pg/check.hpp"
 #include "pg/events_graph.hpp"
-#include "pg/events_spi.hpp"
 #include "pg/guard.hpp"
 #include "pg/spi.hpp"
 
@@ -44,7 +43,6 @@ namespace corebank::pg::events {
 
 namespace {
 
-namespace espi = corebank::pg::events_spi;
 using core::events::Envelope;
 using core::events::Validation;
 using nlohmann::json;
@@ -148,7 +146,7 @@ bool source_valid(const std::string& source) {
 }
 
 Settings load_settings() {
-    const std::uint64_t rows = espi::execute(settings_sql, {});
+    const std::uint64_t rows = spi::execute(settings_sql, {});
     CB_CHECK(rows >= 1 && rows <= core::events::platforms_max);
     Settings settings;
     settings.home_calling_code = spi::get_text(0, 1).value();
@@ -156,7 +154,7 @@ Settings load_settings() {
         const std::optional<std::string> name = spi::get_text(row, 2);
         if (name) settings.platforms[*name] = spi::get_bool(row, 3).value();
     }
-    espi::free_result();
+    spi::free_result();
     CB_CHECK(core::calling_code_valid(settings.home_calling_code));
     return settings;
 }
@@ -166,11 +164,12 @@ std::unordered_set<std::string> load_stored_event_ids(const std::string& source,
     std::vector<std::string> ids;
     ids.reserve(envelopes.size());
     for (const Envelope& envelope : envelopes) ids.push_back(envelope.event_id);
-    const std::uint64_t rows = espi::execute(stored_event_ids_sql, {espi::text(source), espi::text_array(ids)});
+    const std::uint64_t rows =
+        spi::execute(stored_event_ids_sql, {spi::Arg::text(source), spi::Arg::text_column(std::move(ids))});
     CB_CHECK(rows <= envelopes.size());
     std::unordered_set<std::string> stored;
     for (std::uint64_t row = 0; row < rows; ++row) stored.insert(spi::get_text(row, 1).value());
-    espi::free_result();
+    spi::free_result();
     return stored;
 }
 
@@ -281,8 +280,9 @@ private:
         std::sort(buckets.begin(), buckets.end());
         buckets.erase(std::unique(buckets.begin(), buckets.end()), buckets.end());
         CB_CHECK(buckets.size() <= static_cast<std::size_t>(identifier_lock_buckets));
-        espi::execute(lock_buckets_sql, {espi::int4(identifier_lock_namespace), espi::int4_array(buckets)});
-        espi::free_result();
+        spi::execute(lock_buckets_sql,
+                     {spi::Arg::int4(identifier_lock_namespace), spi::Arg::int4_column(std::move(buckets))});
+        spi::free_result();
         cache_.load(unknown);
     }
 
@@ -297,7 +297,7 @@ private:
         for (int attempt = 1;; ++attempt) {
             MemoryContext const event_context = event_context_;
             pg_guard([&]() noexcept { MemoryContextReset(event_context); });
-            const espi::ParamContext params(event_context);
+            const spi::ArgContext args_in(event_context);
             const Subtransaction saved = begin_subtransaction();
             try {
                 const std::optional<std::int64_t> row_id = store(index);
@@ -335,19 +335,19 @@ private:
         const Envelope& envelope = envelopes_[index];
         const Validation& validation = validations_[index];
         const std::optional<Uuid> customer = resolve(envelope, validation);
-        const std::uint64_t rows = espi::execute(
+        const std::uint64_t rows = spi::execute(
             insert_event_sql,
-            {espi::text(source_), espi::text(envelope.event_id), espi::text(envelope.type),
-             espi::int4(envelope.schema_version), espi::text(envelope.occurred_at),
-             espi::text(envelope.identity.platform), espi::uuid_or_null(customer), espi::jsonb(events_datum_),
-             espi::int4(static_cast<std::int32_t>(index))});
+            {spi::Arg::text(source_), spi::Arg::text(envelope.event_id), spi::Arg::text(envelope.type),
+             spi::Arg::int4(envelope.schema_version), spi::Arg::text(envelope.occurred_at),
+             spi::Arg::text(envelope.identity.platform), spi::Arg::uuid(customer),
+             spi::Arg::jsonb_datum(events_datum_), spi::Arg::int4(static_cast<std::int32_t>(index))});
         CB_CHECK(rows <= 1);
         if (rows == 0) {
-            espi::free_result();
+            spi::free_result();
             return std::nullopt;
         }
         const std::int64_t row_id = spi::get_int(0, 1).value();
-        espi::free_result();
+        spi::free_result();
         if (validation.consent) {
             CB_CHECK(customer.has_value());
             upsert_consent(*customer, *validation.consent, envelope.occurred_at, row_id);

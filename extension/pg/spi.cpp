@@ -38,6 +38,9 @@ struct CachedPlan {
 CachedPlan cached_plans[cached_plans_max];
 int cached_plan_count = 0;
 
+// Where execute() builds argument Datums; null: CurrentMemoryContext.
+MemoryContext arg_context = nullptr;
+
 [[noreturn]] void throw_internal(const char* message, const char* detail) {
     throw core::CoreError(core::sqlstate_internal, message, detail == nullptr ? "" : detail);
 }
@@ -148,6 +151,15 @@ Arg Arg::bytea(std::optional<std::string_view> value) { return of_bytes(BYTEAOID
 
 Arg Arg::jsonb(std::optional<std::string_view> json_text) { return of_bytes(JSONBOID, json_text); }
 
+Arg Arg::jsonb_datum(Datum value) {
+    CB_CHECK(DatumGetPointer(value) != nullptr);
+    Arg arg(JSONBOID);
+    arg.is_null_ = false;
+    arg.by_reference_ = true;
+    arg.datum_ = value;
+    return arg;
+}
+
 Arg Arg::uuid(std::optional<Uuid> value) {
     Arg arg(UUIDOID);
     if (value) {
@@ -185,16 +197,23 @@ Arg Arg::text_column(std::vector<std::string> values) {
     return arg;
 }
 
-Arg Arg::int8_column(std::vector<std::int64_t> values) {
+Arg Arg::of_integer_column(Oid type, std::vector<std::int64_t> values) {
     CB_CHECK(values.size() <= column_elements_max);
-    Arg arg(INT8ARRAYOID);
+    Arg arg(type);
     arg.is_null_ = false;
     arg.integers_ = std::move(values);
     return arg;
 }
 
+Arg Arg::int8_column(std::vector<std::int64_t> values) { return of_integer_column(INT8ARRAYOID, std::move(values)); }
+
+Arg Arg::int4_column(std::vector<std::int32_t> values) {
+    return of_integer_column(INT4ARRAYOID, std::vector<std::int64_t>(values.begin(), values.end()));
+}
+
 Datum Arg::to_datum() const {
     CB_CHECK(!is_null_);
+    if (by_reference_) return datum_;
     switch (type_) {
         case BOOLOID:
             return BoolGetDatum(integer_ != 0);
@@ -241,13 +260,21 @@ Datum Arg::to_datum() const {
                 return PointerGetDatum(construct_array(datums, count, TEXTOID, -1, false, TYPALIGN_INT));
             });
         }
+        case INT4ARRAYOID:
         case INT8ARRAYOID: {
+            const bool wide = type_ == INT8ARRAYOID;
             const std::int64_t* integers = integers_.data();
             const int count = static_cast<int>(integers_.size());
             return pg_guard([&]() noexcept {
                 Datum* datums = static_cast<Datum*>(palloc(sizeof(Datum) * static_cast<std::size_t>(count > 0 ? count : 1)));
-                for (int index = 0; index < count; ++index) datums[index] = Int64GetDatum(integers[index]);
-                return PointerGetDatum(construct_array(datums, count, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+                for (int index = 0; index < count; ++index) {
+                    datums[index] =
+                        wide ? Int64GetDatum(integers[index]) : Int32GetDatum(static_cast<int32>(integers[index]));
+                }
+                ArrayType* array =
+                    wide ? construct_array(datums, count, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)
+                         : construct_array(datums, count, INT4OID, sizeof(int32), true, TYPALIGN_INT);
+                return PointerGetDatum(array);
             });
         }
         default:
@@ -255,6 +282,12 @@ Datum Arg::to_datum() const {
     }
     throw_internal("unsupported SPI argument type", nullptr);
 }
+
+/*---- argument context ----*/
+
+ArgContext::ArgContext(MemoryContext context) noexcept : previous_(arg_context) { arg_context = context; }
+
+ArgContext::~ArgContext() { arg_context = previous_; }
 
 /*---- connection ----*/
 
@@ -272,6 +305,21 @@ void finish() {
 
 namespace {
 
+// Switches to arg_context, if one is set, for the life of the scope.
+// MemoryContextSwitchTo cannot fail, so the destructor may run it.
+class InArgContext {
+public:
+    InArgContext() noexcept : previous_(arg_context != nullptr ? MemoryContextSwitchTo(arg_context) : nullptr) {}
+    ~InArgContext() {
+        if (previous_ != nullptr) MemoryContextSwitchTo(previous_);
+    }
+    InArgContext(const InArgContext&) = delete;
+    InArgContext& operator=(const InArgContext&) = delete;
+
+private:
+    MemoryContext previous_;
+};
+
 std::uint64_t execute_plan(const char* sql, std::initializer_list<Arg> args, PlanKind kind) {
     const int arg_count = static_cast<int>(args.size());
     CB_CHECK(arg_count <= statement_args_max);
@@ -287,10 +335,13 @@ std::uint64_t execute_plan(const char* sql, std::initializer_list<Arg> args, Pla
     }
     const CachedPlan& cached = plan_for(sql, types, arg_count, kind);
 
-    index = 0;
-    for (const Arg& arg : args) {
-        if (!arg.is_null()) values[index] = arg.to_datum();
-        ++index;
+    {
+        const InArgContext in_arg_context;
+        index = 0;
+        for (const Arg& arg : args) {
+            if (!arg.is_null()) values[index] = arg.to_datum();
+            ++index;
+        }
     }
 
     const SPIPlanPtr plan = cached.plan;
@@ -312,6 +363,13 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
 
 std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args) {
     return execute_plan(sql, args, PlanKind::generic);
+}
+
+void free_result() {
+    pg_guard([]() noexcept {
+        if (SPI_tuptable != nullptr) SPI_freetuptable(SPI_tuptable);
+        SPI_tuptable = nullptr;
+    });
 }
 
 /*---- getters ----*/

@@ -13,6 +13,11 @@
 //     into C++ values (text, bool, integers, uuid, text[]), or, for a jsonb
 //     the SQL function returns, copied into the caller's memory context with
 //     SPI_datumTransfer before finish() frees SPI's memory.
+//   - Argument Datums are built in CurrentMemoryContext (SPI's procedure
+//     context once connected), or, while an ArgContext is alive, in the
+//     context it names: a loop of many statements (event ingestion) resets
+//     that context per row instead of keeping every row's arguments until
+//     finish(). free_result() likewise releases one statement's tuple table.
 //   - Every PostgreSQL call goes through pg_guard.
 #pragma once
 
@@ -35,6 +40,10 @@ public:
     static Arg text(std::optional<std::string_view> value);
     static Arg bytea(std::optional<std::string_view> value);
     static Arg jsonb(std::optional<std::string_view> json_text);
+    // A jsonb Datum the caller already holds (a function argument), passed
+    // by reference: nothing of it is copied or parsed again. It must stay
+    // valid until execute() returns.
+    static Arg jsonb_datum(Datum value);
     static Arg uuid(std::optional<Uuid> value);
     static Arg boolean(std::optional<bool> value);
     static Arg int4(std::optional<std::int32_t> value);
@@ -44,6 +53,7 @@ public:
     // set-based write read with unnest(), or a list of keys (`= ANY ($1::uuid[])`).
     static Arg text_column(std::vector<std::string> values);
     static Arg int8_column(std::vector<std::int64_t> values);
+    static Arg int4_column(std::vector<std::int32_t> values);
 
     Oid type() const noexcept { return type_; }
     bool is_null() const noexcept { return is_null_; }
@@ -56,14 +66,31 @@ private:
     // integer (int4, int8, bool); nullopt is SQL NULL.
     static Arg of_bytes(Oid type, std::optional<std::string_view> value);
     static Arg of_integer(Oid type, std::optional<std::int64_t> value);
+    // The integer arrays (bigint[], int4[]), held as int64 either way.
+    static Arg of_integer_column(Oid type, std::vector<std::int64_t> values);
 
     Oid type_;
     bool is_null_ = true;
     std::string bytes_;                  // text, bytea, jsonb (as JSON text)
     std::vector<std::string> elements_;  // text[]
-    std::vector<std::int64_t> integers_; // bigint[]
+    std::vector<std::int64_t> integers_; // bigint[], int4[]
     Uuid uuid_{};
     std::int64_t integer_ = 0;           // int4, int8, bool
+    Datum datum_ = 0;                    // jsonb_datum: the caller's value
+    bool by_reference_ = false;
+};
+
+// While alive, execute() builds argument Datums in `context` (see the
+// header comment); scopes nest.
+class ArgContext {
+public:
+    explicit ArgContext(MemoryContext context) noexcept;
+    ~ArgContext();
+    ArgContext(const ArgContext&) = delete;
+    ArgContext& operator=(const ArgContext&) = delete;
+
+private:
+    MemoryContext previous_;
 };
 
 void connect();
@@ -82,6 +109,10 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args);
 // costs a posting more than running them. Not for statements whose best
 // plan depends on the values (a LIMIT, a range): those keep custom plans.
 std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args);
+
+// Releases the tuple table of the last execute(), if any (for loops that
+// run many statements in one connection; finish() frees the rest).
+void free_result();
 
 // Getters over the rows of the last execute(); row < rows and column is
 // 1-based, as in SPI. A NULL value is std::nullopt.
