@@ -9,7 +9,7 @@
 -- beneficiaries resolve accounts of this bank. Method: call the API, then
 -- try to break each rule with direct SQL.
 BEGIN;
-SELECT plan(75);
+SELECT plan(83);
 \ir helpers/deposits.sql
 
 CREATE TEMP TABLE c AS SELECT corebank.core_customers_create(
@@ -191,6 +191,29 @@ SELECT is((SELECT corebank.core_customers_beneficiary_add((SELECT id FROM corp),
           (SELECT id::text FROM acct), 'a beneficiary in this bank resolves to its account');
 SELECT throws_ok($$SELECT corebank.core_customers_beneficiary_add((SELECT id FROM corp), '{"name": "X", "accountNumber": "12345", "bankSwiftCode": "CBZKZWHX"}', pg_temp.maker())$$,
                  'CBV00', 'currency: is required for an account at another bank', 'another bank needs a currency');
+
+-- Removal keeps the row, inactive and stamped; it is listed no more and cannot be removed twice.
+CREATE TEMP TABLE ben AS SELECT (b ->> 'id')::uuid AS id FROM (SELECT corebank.core_customers_beneficiary_add((SELECT id FROM corp),
+    '{"name": "Other bank", "accountNumber": "999", "bankSwiftCode": "CBZKZWHX", "currency": "USD"}', pg_temp.maker()) AS b) x;
+SELECT throws_ok($$SELECT corebank.core_customers_beneficiary_remove((SELECT id FROM corp), (SELECT id FROM ben), NULL)$$,
+                 'CBV00', 'actor: is required', 'removing a beneficiary needs the acting person');
+SELECT throws_ok($$SELECT corebank.core_customers_beneficiary_remove((SELECT id FROM ids), (SELECT id FROM ben), pg_temp.maker())$$,
+                 'CB404', 'Beneficiary not found', 'nor can another customer remove it');
+CREATE TEMP TABLE ben_removed AS SELECT corebank.core_customers_beneficiary_remove((SELECT id FROM corp), (SELECT id FROM ben),
+                                                                                   pg_temp.maker()) AS r;
+SELECT ok((SELECT r @> '{"active": false, "name": "Other bank", "currency": "USD"}' AND r ->> 'removedAt' IS NOT NULL
+           FROM ben_removed), 'a removed beneficiary is answered inactive, with its fields and removal time');
+SELECT ok((SELECT NOT active AND removed_by = pg_temp.maker() FROM corebank.beneficiaries WHERE id = (SELECT id FROM ben)),
+          'the row stays, stamped with who removed it');
+SELECT is(jsonb_array_length(corebank.core_customers_beneficiaries_list((SELECT id FROM corp))), 1, 'and is listed no more');
+SELECT throws_ok($$SELECT corebank.core_customers_beneficiary_remove((SELECT id FROM corp), (SELECT id FROM ben), pg_temp.maker())$$,
+                 'CB404', 'Beneficiary not found', 'a beneficiary is removed once');
+CREATE TEMP TABLE owner_removed AS SELECT corebank.core_customers_beneficial_owner_remove((SELECT id FROM corp),
+    (SELECT id FROM corebank.beneficial_owners WHERE customer_id = (SELECT id FROM corp) AND has_control AND active), pg_temp.maker()) AS r;
+SELECT ok((SELECT r @> jsonb_build_object('active', false, 'hasControl', true, 'removedBy', pg_temp.maker()) FROM owner_removed),
+          'a beneficial owner is removed the same way');
+SELECT throws_ok($$SELECT corebank.core_customers_beneficial_owner_remove((SELECT id FROM corp), (SELECT (r ->> 'id')::uuid FROM owner_removed), pg_temp.maker())$$,
+                 'CB404', 'Beneficial owner not found', 'once');
 
 SELECT * FROM finish();
 ROLLBACK;
