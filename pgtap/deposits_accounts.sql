@@ -8,7 +8,7 @@
 -- customer-initiated posting, and the next one reactivates them while system
 -- postings do not. Method: call the API, then UPDATE the status directly.
 BEGIN;
-SELECT plan(59);
+SELECT plan(62);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-01-10');
@@ -76,6 +76,12 @@ SELECT throws_ok($$SELECT pg_temp.put((SELECT id FROM t), 100)$$,
 SELECT is((SELECT corebank.core_accounts_activate((SELECT id FROM t), NULL, pg_temp.maker()) ->> 'status'), 'ACTIVE', 'activate');
 SELECT throws_ok($$SELECT corebank.core_accounts_activate((SELECT id FROM t), NULL, pg_temp.maker())$$,
                  'CB409', 'Cannot activate an account that is ACTIVE', 'activating twice is a conflict');
+SELECT throws_ok($$SELECT corebank.core_accounts_activate(NULL, NULL, pg_temp.maker())$$,
+                 'CBV00', 'id: is required', 'activating needs an id');
+SELECT throws_ok($$SELECT corebank.core_accounts_activate('00000000-0000-4000-8000-00000000dead', NULL, pg_temp.maker())$$,
+                 'CB404', 'Account not found', 'an unknown account is not activated');
+SELECT throws_ok($$SELECT corebank.core_accounts_activate((SELECT id FROM t), NULL, NULL)$$,
+                 'CBV00', 'actor: is required', 'nor without the acting person');
 SELECT throws_ok($$SELECT corebank.core_accounts_freeze((SELECT id FROM a), '{}', pg_temp.maker())$$,
                  'CBV00', 'reason: is required', 'freezing needs a reason');
 SELECT is((SELECT corebank.core_accounts_freeze((SELECT id FROM a), '{"reason": "court order"}', pg_temp.maker()) ->> 'frozenReason'),

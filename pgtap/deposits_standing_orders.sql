@@ -8,7 +8,7 @@
 -- date completes it; the terms and terminal states hold whoever writes.
 -- Method: call the API and read balances and the execution rows.
 BEGIN;
-SELECT plan(38);
+SELECT plan(40);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-01-31');
@@ -85,6 +85,10 @@ SELECT pg_temp.today('2026-03-31');
 SELECT is((SELECT corebank.core_standing_orders_execute('2026-03-31', NULL) ->> 'due'), '0', 'a PAUSED order does not run');
 SELECT throws_ok($$SELECT corebank.core_standing_orders_pause((SELECT id FROM o), pg_temp.maker())$$,
                  'CB409', 'Cannot pause a standing order that is PAUSED', 'pausing twice is a conflict');
+SELECT throws_ok($$SELECT corebank.core_standing_orders_pause(NULL, pg_temp.maker())$$,
+                 'CBV00', 'id: is required', 'pausing needs an id');
+SELECT throws_ok($$SELECT corebank.core_standing_orders_resume('00000000-0000-4000-8000-00000000dead', pg_temp.maker())$$,
+                 'CB404', 'Standing order not found', 'an unknown order is not resumed');
 SELECT is((SELECT corebank.core_standing_orders_resume((SELECT id FROM o), pg_temp.maker()) ->> 'status'), 'ACTIVE', 'resume');
 -- The last run completes the order (end date 31 March).
 SELECT pg_temp.put((SELECT id FROM src), 10000);
