@@ -8,7 +8,7 @@
 -- landing after printing stays unprinted. Method: post, print, confirm,
 -- and try to break each rule with direct SQL.
 BEGIN;
-SELECT plan(30);
+SELECT plan(33);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-04-01');
@@ -84,6 +84,12 @@ SELECT is((SELECT (r ->> 'unprintedLineCount')::int FROM re), 4, 'every line of 
 SELECT is((SELECT status FROM corebank.passbooks WHERE id = (SELECT (r ->> 'id')::uuid FROM book)), 'LOST', 'the old book is LOST');
 SELECT throws_ok($$SELECT corebank.core_passbook_reprint((SELECT (r ->> 'id')::uuid FROM book), NULL, pg_temp.operator())$$,
                  'CB409', 'Only the live passbook can be reprinted (this one is LOST)', 'a lost book is not reprinted again');
+SELECT throws_ok($$SELECT corebank.core_passbook_print_confirm((SELECT (r ->> 'id')::uuid FROM book), '{"lastEntryId": 1}', pg_temp.operator())$$,
+                 'CB409', 'The passbook is LOST', 'a lost book is not printed on');
+SELECT throws_ok($$SELECT corebank.core_passbook_print_confirm('00000000-0000-4000-8000-00000000dead', '{"lastEntryId": 1}', pg_temp.operator())$$,
+                 'CB404', 'Passbook not found', 'an unknown book is not printed on');
+SELECT throws_ok($$SELECT corebank.core_passbook_reprint('00000000-0000-4000-8000-00000000dead', NULL, pg_temp.operator())$$,
+                 'CB404', 'Passbook not found', 'nor reprinted');
 SELECT throws_ok($$UPDATE corebank.passbooks SET status = 'ACTIVE', lost_at = NULL WHERE id = (SELECT (r ->> 'id')::uuid FROM book)$$,
                  'CB409', 'a LOST passbook cannot change', 'a lost book stays lost');
 SELECT throws_ok($$DELETE FROM corebank.passbooks$$, 'CB422', 'passbooks cannot be deleted', 'books are never deleted');

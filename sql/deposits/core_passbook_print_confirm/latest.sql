@@ -1,6 +1,6 @@
 -- {lastEntryId}: the entry of the last line actually printed. Lines after
 -- it (postings that landed after printing) stay unprinted.
-CREATE FUNCTION corebank.core_passbook_print_confirm(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_passbook_print_confirm(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -15,13 +15,7 @@ BEGIN
     IF last_entry IS NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'lastEntryId: is required');
     END IF;
-    SELECT * INTO b FROM corebank.passbooks x WHERE x.id = id FOR UPDATE;
-    IF NOT FOUND THEN
-        PERFORM corebank_internal.fail('CB404', 'Passbook not found');
-    END IF;
-    IF b.status <> 'ACTIVE' THEN
-        PERFORM corebank_internal.fail('CB409', format('The passbook is %s', b.status));
-    END IF;
+    b := corebank_internal.passbook_lock_live(id, 'The passbook is %s');
     IF last_entry <= b.starts_after_entry_id
        OR NOT EXISTS (SELECT FROM corebank.journal_entries e WHERE e.id = last_entry AND e.ledger_account_id = b.account_id) THEN
         PERFORM corebank_internal.fail('CB422', 'lastEntryId: is not a line of this passbook');

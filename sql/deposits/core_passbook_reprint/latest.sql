@@ -1,6 +1,6 @@
 -- Reprint on loss: the live book becomes LOST and a replacement starts where
 -- the lost book started, nothing printed, so every line prints again.
-CREATE FUNCTION corebank.core_passbook_reprint(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_passbook_reprint(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -11,13 +11,7 @@ DECLARE
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     request := corebank_internal.require_object(coalesce(request, '{}'::jsonb));
-    SELECT * INTO b FROM corebank.passbooks x WHERE x.id = id FOR UPDATE;
-    IF NOT FOUND THEN
-        PERFORM corebank_internal.fail('CB404', 'Passbook not found');
-    END IF;
-    IF b.status <> 'ACTIVE' THEN
-        PERFORM corebank_internal.fail('CB409', format('Only the live passbook can be reprinted (this one is %s)', b.status));
-    END IF;
+    b := corebank_internal.passbook_lock_live(id, 'Only the live passbook can be reprinted (this one is %s)');
     UPDATE corebank.passbooks x
     SET status = 'LOST', lost_at = now(), lost_by = actor,
         lost_reason = coalesce(corebank_internal.json_trimmed(request, 'reason', 500), 'lost')
