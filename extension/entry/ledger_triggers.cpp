@@ -69,12 +69,6 @@ constexpr std::array<std::string_view, 4> gl_account_frozen = {"id", "currency",
 
 /*---- journal ----*/
 
-constexpr const char period_lock_sql[] =
-    "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
-
-constexpr const char period_create_sql[] =
-    "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
-
 // The same for many transactions at once ($1: their ids).
 constexpr const char balances_sql[] =
     "SELECT e.transaction_id::text, e.currency::text, "
@@ -279,16 +273,8 @@ COREBANK_TRIGGER(journal_period_lock) {
     note_pending_check(trigger::text(trigger, row, "transaction_id").value());
     if (period_locked_by_this_statement(*period)) return trigger::row_result(trigger);
     spi::connect();
-    // FOR SHARE: a concurrent close (an UPDATE of the row) waits for this
-    // transaction, and a posting that comes after the close sees CLOSED.
-    std::uint64_t rows = spi::execute(period_lock_sql, {spi::Arg::text(period)});
-    if (rows == 0) {
-        spi::execute(period_create_sql, {spi::Arg::text(period)});
-        rows = spi::execute(period_lock_sql, {spi::Arg::text(period)});
-    }
-    const bool closed = rows == 1 && spi::get_text(0, 1).value() == "CLOSED";
+    pg::ledger::lock_open_period(*period);
     spi::finish();
-    if (closed) fail(sqlstate_unprocessable, "accounting period " + *period + " is closed");
     open_period.local_xid = MyProc->lxid;
     open_period.subxid = GetCurrentSubTransactionId();
     open_period.command_id = GetCurrentCommandId(false);

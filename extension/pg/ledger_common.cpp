@@ -3,7 +3,9 @@
 
 #include "core/crypto.hpp"
 #include "core/ledger_chain.hpp"
+#include "pg/check.hpp"
 #include "pg/postgres.hpp"
+#include "pg/spi.hpp"
 #include "pg/values.hpp"
 
 extern "C" {
@@ -21,6 +23,28 @@ std::string random_uuid() {
     uuid.bytes[6] = static_cast<unsigned char>((uuid.bytes[6] & 0x0F) | 0x40);  // version 4
     uuid.bytes[8] = static_cast<unsigned char>((uuid.bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
     return uuid_to_string(uuid);
+}
+
+namespace {
+
+constexpr const char period_lock_sql[] =
+    "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
+
+constexpr const char period_create_sql[] =
+    "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
+
+}  // namespace
+
+void lock_open_period(const std::string& period) {
+    std::uint64_t found = spi::execute(period_lock_sql, {spi::Arg::text(period)});
+    if (found == 0) {
+        spi::execute(period_create_sql, {spi::Arg::text(period)});
+        found = spi::execute(period_lock_sql, {spi::Arg::text(period)});
+        CB_CHECK(found == 1);
+    }
+    if (spi::get_text(0, 1).value() == "CLOSED") {
+        fail(core::sqlstate_unprocessable, "accounting period " + period + " is closed");
+    }
 }
 
 int backend_stripe() {

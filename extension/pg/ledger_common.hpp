@@ -20,4 +20,10 @@ std::string random_uuid();
 // The backend's stripe (0..15) for GL balances and the hash chain.
 int backend_stripe();
 
+// Takes the accounting period's row FOR SHARE (creating it, OPEN, when it
+// does not exist yet), so that a concurrent close waits for this transaction
+// and a posting after the close sees CLOSED; fails (422) when it is CLOSED.
+// `period` is YYYY-MM. Runs inside an SPI connection.
+void lock_open_period(const std::string& period);
+
 }  // namespace corebank::pg::ledger

@@ -27,6 +27,7 @@ using core::sqlstate_conflict;
 using core::sqlstate_not_found;
 using core::sqlstate_unprocessable;
 using ledger::fail;
+using ledger::lock_open_period;
 using nlohmann::json;
 
 /*---- statements ----*/
@@ -53,12 +54,6 @@ constexpr const char branch_sql[] = "SELECT b.code, b.active FROM corebank.branc
 
 constexpr const char period_status_sql[] =
     "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar";
-
-constexpr const char period_lock_sql[] =
-    "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
-
-constexpr const char period_create_sql[] =
-    "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
 
 // Sets first_posted_at (freezing code and type) in id order.
 constexpr const char first_posted_sql[] =
@@ -438,13 +433,11 @@ ValueDate check_value_date(const std::optional<std::string>& value_date, bool lo
     if (date > today) fail(sqlstate_unprocessable, "valueDate must not be after the business date " + today);
 
     const std::string period = date.substr(0, 7);
-    std::uint64_t found = spi::execute(lock_period ? period_lock_sql : period_status_sql, {spi::Arg::text(period)});
-    if (found == 0 && lock_period) {
-        // The row lets a concurrent close wait for this posting (FOR SHARE).
-        spi::execute(period_create_sql, {spi::Arg::text(period)});
-        found = spi::execute(period_lock_sql, {spi::Arg::text(period)});
-        CB_CHECK(found == 1);
+    if (lock_period) {
+        lock_open_period(period);
+        return ValueDate{date, now_us};
     }
+    const std::uint64_t found = spi::execute(period_status_sql, {spi::Arg::text(period)});
     if (found == 1 && spi::get_text(0, 1).value() == "CLOSED") {
         fail(sqlstate_unprocessable, "accounting period " + period + " is closed");
     }
