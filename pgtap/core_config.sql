@@ -6,7 +6,7 @@
 -- numbering; CB409 duplicates) and parks what must be parked (period close
 -- and reopen, branch scoping), applying it only on a checker's approval.
 BEGIN;
-SELECT plan(57);
+SELECT plan(67);
 \ir helpers/ledger.sql
 
 -- Platform configuration.
@@ -124,6 +124,27 @@ SELECT throws_ok($$SELECT corebank.core_gl_account_create('{"code": "5400", "nam
                  'CB409', 'A GL account with code 5400 already exists in USD', 'codes are unique per currency');
 SELECT throws_ok($$SELECT corebank.core_gl_account_create('{"code": "5500", "name": "X", "type": "COST"}', pg_temp.maker())$$,
                  'CBV00', 'type: must be ASSET, LIABILITY, EQUITY, INCOME or EXPENSE', 'the type is validated');
+-- The fields are checked in the order code, name, type, on create (all required) and update (each optional).
+SELECT throws_ok($$SELECT corebank.core_gl_account_create('{"name": "X", "type": "COST"}', pg_temp.maker())$$,
+                 'CBV00', 'code: must be 1 to 20 of A-Z a-z 0-9 . _ -', 'a create needs a code, checked first');
+SELECT throws_ok($$SELECT corebank.core_gl_account_create('{"code": "5500", "name": " ", "type": "COST"}', pg_temp.maker())$$,
+                 'CBV00', 'name: is required', 'then a name');
+SELECT throws_ok($$SELECT corebank.core_gl_account_create('{"code": "5500", "name": "X"}', pg_temp.maker())$$,
+                 'CBV00', 'type: must be ASSET, LIABILITY, EQUITY, INCOME or EXPENSE', 'then a type');
+SELECT throws_ok($$SELECT corebank.core_gl_account_create('[]', pg_temp.maker())$$,
+                 'CBV00', 'request: must be a JSON object', 'the request is an object');
+SELECT throws_ok($$SELECT corebank.core_gl_account_update((SELECT (r ->> 'id')::uuid FROM g), '{"code": "a b", "name": ""}', pg_temp.maker())$$,
+                 'CBV00', 'code: must be 1 to 20 of A-Z a-z 0-9 . _ -', 'an update checks a given code first');
+SELECT throws_ok($$SELECT corebank.core_gl_account_update((SELECT (r ->> 'id')::uuid FROM g), '{"name": " ", "type": "COST"}', pg_temp.maker())$$,
+                 'CBV00', 'name: must not be blank', 'then a given name');
+SELECT throws_ok($$SELECT corebank.core_gl_account_update((SELECT (r ->> 'id')::uuid FROM g), '{"type": "cost"}', pg_temp.maker())$$,
+                 'CBV00', 'type: must be ASSET, LIABILITY, EQUITY, INCOME or EXPENSE', 'then a given type');
+SELECT throws_ok($$SELECT corebank.core_gl_account_update(NULL, '{}', pg_temp.maker())$$,
+                 'CBV00', 'id: is required', 'an update needs the id');
+SELECT throws_ok($$SELECT corebank.core_branch_update(NULL, '{}', pg_temp.maker())$$,
+                 'CBV00', 'id: is required', 'so does a branch update');
+SELECT throws_ok($$SELECT corebank.core_branch_create(NULL, pg_temp.maker())$$,
+                 'CBV00', 'request: must be a JSON object', 'a branch is created from an object');
 SELECT is(corebank.core_gl_account_update((SELECT (r ->> 'id')::uuid FROM g), '{"code": "5410"}', pg_temp.maker()) ->> 'code',
           '5410', 'an unposted account changes code');
 SELECT throws_ok($$SELECT corebank.core_gl_account_update(pg_temp.gl('5410', 'ZWG'), '{"name": "Own name"}', pg_temp.maker())$$,

@@ -1,5 +1,5 @@
 -- {code, name, city?, address?, phone?}: branches beyond the six seeded.
-CREATE FUNCTION corebank.core_branch_create(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_branch_create(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -10,9 +10,7 @@ DECLARE
     new_id uuid;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.require_object(request);
     new_code := upper(corebank_internal.json_text(request, 'code', 10));
     new_name := btrim(corebank_internal.json_text(request, 'name', 100));
     IF new_code IS NULL OR new_code !~ '^[A-Z0-9]{2,10}$' THEN

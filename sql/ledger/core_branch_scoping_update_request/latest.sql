@@ -1,5 +1,5 @@
 -- UpdateBranchScopingRequest {enabled}: parked (branch_scoping.update).
-CREATE FUNCTION corebank.core_branch_scoping_update_request(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_branch_scoping_update_request(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -8,9 +8,7 @@ DECLARE
     enabled bool;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.require_object(request);
     enabled := corebank_internal.json_bool(request, 'enabled');
     IF enabled IS NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'enabled: is required');

@@ -1,7 +1,7 @@
 -- UpdateBranchRequest: {name?, city?, address?, phone?, active?}. The code
 -- is the branch's identity (staff records carry it) and cannot change; the
 -- head office cannot be deactivated.
-CREATE FUNCTION corebank.core_branch_update(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_branch_update(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -13,12 +13,8 @@ DECLARE
     is_active bool;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
-    IF id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'id: is required');
-    END IF;
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.required_id(id);
+    PERFORM corebank_internal.require_object(request);
     new_code := upper(corebank_internal.json_text(request, 'code', 10));
     new_name := btrim(corebank_internal.json_text(request, 'name', 100));
     is_active := corebank_internal.json_bool(request, 'active');

@@ -1,6 +1,6 @@
 -- {code, name, type, currency? (USD), allowManualPosting? (true), active? (true)}.
 -- A USD account gets its ZWG mirror from the trigger in the same statement.
-CREATE FUNCTION corebank.core_gl_account_create(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_gl_account_create(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -15,24 +15,15 @@ DECLARE
     new_id uuid;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.require_object(request);
     new_code := corebank_internal.json_text(request, 'code', 20);
     new_name := btrim(corebank_internal.json_text(request, 'name', 200));
     new_type := upper(corebank_internal.json_text(request, 'type', 16));
     new_currency := upper(coalesce(corebank_internal.json_text(request, 'currency', 3), 'USD'));
     manual := coalesce(corebank_internal.json_bool(request, 'allowManualPosting'), true);
     is_active := coalesce(corebank_internal.json_bool(request, 'active'), true);
-    IF new_code IS NULL OR new_code !~ '^[A-Za-z0-9._-]{1,20}$' THEN
-        PERFORM corebank_internal.fail('CBV00', 'code: must be 1 to 20 of A-Z a-z 0-9 . _ -');
-    END IF;
-    IF new_name IS NULL OR new_name = '' THEN
-        PERFORM corebank_internal.fail('CBV00', 'name: is required');
-    END IF;
-    IF new_type IS NULL OR new_type NOT IN ('ASSET', 'LIABILITY', 'EQUITY', 'INCOME', 'EXPENSE') THEN
-        PERFORM corebank_internal.fail('CBV00', 'type: must be ASSET, LIABILITY, EQUITY, INCOME or EXPENSE');
-    END IF;
+    PERFORM corebank_internal.gl_account_check(coalesce(new_code, ''), coalesce(new_name, ''), coalesce(new_type, ''),
+                                               'name: is required');
     IF NOT EXISTS (SELECT FROM corebank.currencies c WHERE c.code = new_currency AND c.active) THEN
         PERFORM corebank_internal.fail('CBV00', 'currency: must be USD or ZWG');
     END IF;

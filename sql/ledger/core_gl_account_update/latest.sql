@@ -1,7 +1,7 @@
 -- UpdateGlAccountRequest: {code?, name?, type?, allowManualPosting?, active?}.
 -- Code and type are frozen once posted to (trigger, CB422); a ZWG mirror
 -- takes code, name, type and active from its USD account.
-CREATE FUNCTION corebank.core_gl_account_update(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_gl_account_update(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -15,26 +15,14 @@ DECLARE
     is_active bool;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
-    IF id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'id: is required');
-    END IF;
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.required_id(id);
+    PERFORM corebank_internal.require_object(request);
     new_code := corebank_internal.json_text(request, 'code', 20);
     new_name := btrim(corebank_internal.json_text(request, 'name', 200));
     new_type := upper(corebank_internal.json_text(request, 'type', 16));
     manual := corebank_internal.json_bool(request, 'allowManualPosting');
     is_active := corebank_internal.json_bool(request, 'active');
-    IF new_code !~ '^[A-Za-z0-9._-]{1,20}$' THEN
-        PERFORM corebank_internal.fail('CBV00', 'code: must be 1 to 20 of A-Z a-z 0-9 . _ -');
-    END IF;
-    IF new_name = '' THEN
-        PERFORM corebank_internal.fail('CBV00', 'name: must not be blank');
-    END IF;
-    IF new_type NOT IN ('ASSET', 'LIABILITY', 'EQUITY', 'INCOME', 'EXPENSE') THEN
-        PERFORM corebank_internal.fail('CBV00', 'type: must be ASSET, LIABILITY, EQUITY, INCOME or EXPENSE');
-    END IF;
+    PERFORM corebank_internal.gl_account_check(new_code, new_name, new_type, 'name: must not be blank');
     SELECT * INTO g FROM corebank.gl_accounts x WHERE x.id = id FOR UPDATE;
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CB404', 'GL account not found');

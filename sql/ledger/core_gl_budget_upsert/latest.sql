@@ -1,7 +1,7 @@
 -- UpsertGlBudgetRequest: {glAccountId | glAccountCode (+ currency, USD by
 -- default), period YYYY-MM, amountMinor | amount, note?}. Writes no journal
 -- entry.
-CREATE FUNCTION corebank.core_gl_budget_upsert(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_gl_budget_upsert(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -17,9 +17,7 @@ DECLARE
     budget_id uuid;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.require_object(request);
     gl_text := corebank_internal.json_text(request, 'glAccountId', 36);
     gl_code := corebank_internal.json_text(request, 'glAccountCode', 20);
     gl_currency := upper(coalesce(corebank_internal.json_text(request, 'currency', 3), 'USD'));

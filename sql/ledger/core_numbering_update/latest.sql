@@ -20,9 +20,7 @@ BEGIN
     IF kind IS NULL OR kind NOT IN ('LOAN', 'ACCOUNT', 'TRANSACTION', 'APPLICATION') THEN
         PERFORM corebank_internal.fail('CBV00', 'entityType: must be LOAN, ACCOUNT, TRANSACTION or APPLICATION');
     END IF;
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.require_object(request);
     IF request ? 'prefix' AND jsonb_typeof(request -> 'prefix') <> 'null' THEN
         IF jsonb_typeof(request -> 'prefix') <> 'string' OR (request ->> 'prefix') !~ '^[A-Z0-9-]{0,10}$' THEN
             PERFORM corebank_internal.fail('CBV00', 'prefix: must be at most 10 of A-Z 0-9 -');

@@ -1,7 +1,7 @@
 -- UpdatePlatformConfigRequest: {businessTimeZone?, todayOverride? (null
 -- clears it), makerCheckerLapseHours?, baseCurrency? (must stay the same)}.
 -- Omitted members keep their value.
-CREATE FUNCTION corebank.core_platform_config_update(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_platform_config_update(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -13,9 +13,7 @@ DECLARE
     current corebank.platform_config;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.require_object(request);
     zone := corebank_internal.json_text(request, 'businessTimeZone', 64);
     lapse := corebank_internal.json_int(request, 'makerCheckerLapseHours', 1, 8760);
     base := corebank_internal.json_text(request, 'baseCurrency', 3);

@@ -23,9 +23,7 @@ DECLARE
     branch uuid;
     new_id uuid;
 BEGIN
-    IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'request: must be a JSON object');
-    END IF;
+    PERFORM corebank_internal.require_object(request);
     IF customer_text !~ uuid_pattern THEN
         PERFORM corebank_internal.fail('CBV00', 'customerId: must be a UUID');
     END IF;
