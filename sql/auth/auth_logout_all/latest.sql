@@ -6,9 +6,7 @@ CREATE OR REPLACE FUNCTION corebank.auth_logout_all(user_id uuid) RETURNS int
 DECLARE
     revoked int;
 BEGIN
-    IF user_id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'user_id: is required');
-    END IF;
+    PERFORM corebank_internal.require_present(user_id, 'user_id');
     PERFORM FROM corebank.auth_users u WHERE u.id = user_id FOR UPDATE;
     revoked := corebank_internal.auth_sessions_revoke_live(user_id, 'logout_all');
     PERFORM corebank_internal.audit(user_id, 'logout_all', jsonb_build_object('revoked', revoked));

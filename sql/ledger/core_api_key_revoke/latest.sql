@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank.core_api_key_revoke(id uuid, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_api_key_revoke(id uuid, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -6,9 +6,7 @@ CREATE FUNCTION corebank.core_api_key_revoke(id uuid, actor uuid) RETURNS jsonb
 DECLARE
     current_status text;
 BEGIN
-    IF id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'id: is required');
-    END IF;
+    PERFORM corebank_internal.require_present(id, 'id');
     SELECT k.status INTO current_status FROM corebank.api_keys k WHERE k.id = id FOR UPDATE;
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CB404', 'API key not found');

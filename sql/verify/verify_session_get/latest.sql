@@ -1,11 +1,8 @@
-CREATE FUNCTION corebank.verify_session_get(session_id uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.verify_session_get(session_id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 BEGIN
-    IF session_id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'session_id: is required');
-    END IF;
-    RETURN corebank_internal.verify_session_json(verify_session_get.session_id);
+    RETURN corebank_internal.verify_session_json(corebank_internal.require_present(verify_session_get.session_id, 'session_id'));
 END
 $fn$;

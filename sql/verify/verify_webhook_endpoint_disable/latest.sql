@@ -1,5 +1,5 @@
 -- Disabling an endpoint abandons its pending deliveries: nobody will take them.
-CREATE FUNCTION corebank.verify_webhook_endpoint_disable(id uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.verify_webhook_endpoint_disable(id uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -7,9 +7,7 @@ CREATE FUNCTION corebank.verify_webhook_endpoint_disable(id uuid) RETURNS jsonb
 DECLARE
     current_status text;
 BEGIN
-    IF id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'id: is required');
-    END IF;
+    PERFORM corebank_internal.require_present(id, 'id');
     SELECT e.status INTO current_status FROM corebank.verify_webhook_endpoints e WHERE e.id = id FOR UPDATE;
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CB404', 'Webhook endpoint not found');

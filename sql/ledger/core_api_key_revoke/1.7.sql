@@ -1,0 +1,20 @@
+CREATE OR REPLACE FUNCTION corebank.core_api_key_revoke(id uuid, actor uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    current_status text;
+BEGIN
+    PERFORM corebank_internal.require_present(id, 'id');
+    SELECT k.status INTO current_status FROM corebank.api_keys k WHERE k.id = id FOR UPDATE;
+    IF NOT FOUND THEN
+        PERFORM corebank_internal.fail('CB404', 'API key not found');
+    END IF;
+    IF current_status = 'REVOKED' THEN
+        PERFORM corebank_internal.fail('CB409', 'API key is already revoked');
+    END IF;
+    UPDATE corebank.api_keys k SET status = 'REVOKED', revoked_at = now(), revoked_by = actor WHERE k.id = id;
+    RETURN corebank_internal.api_key_json(id);
+END
+$fn$;
