@@ -9,7 +9,7 @@
 -- them. Method: post in a loop, then compare the reports with sums of the
 -- journal.
 BEGIN;
-SELECT plan(21);
+SELECT plan(23);
 \ir helpers/ledger.sql
 
 UPDATE corebank.platform_config SET today_override = '2024-06-15';
@@ -50,6 +50,13 @@ SELECT is((SELECT debit_minor FROM corebank.trial_balance_as_of('2024-05-31') WH
           (SELECT sum(1000 + n)::bigint FROM generate_series(1, 100) AS n WHERE n % 3 = 0),
           'as of May only the May deposits count');
 SELECT is_empty($$SELECT * FROM corebank.trial_balance_as_of('2024-01-01')$$, 'nothing before the first posting');
+SELECT results_eq($$SELECT gl_account_id, debit_minor, credit_minor FROM corebank.trial_balance_as_of('2024-06-15')$$,
+                  $$SELECT g.id, greatest(sum(CASE WHEN e.side = 'D' THEN e.amount_minor ELSE -e.amount_minor END), 0)::bigint,
+                           greatest(sum(CASE WHEN e.side = 'C' THEN e.amount_minor ELSE -e.amount_minor END), 0)::bigint
+                    FROM corebank.gl_accounts g JOIN corebank.journal_entries e ON e.gl_account_id = g.id
+                    WHERE e.value_date <= '2024-06-15' GROUP BY g.id, g.currency, g.code ORDER BY g.currency, g.code$$,
+                  'the trial balance lists every account posted to, its net in one column, by currency and code');
+SELECT throws_ok($$SELECT * FROM corebank.trial_balance_as_of(NULL)$$, 'CBV00', 'as_of: is required', 'the date is required');
 
 -- GL balances as of a date, in the normal direction.
 SELECT is((SELECT balance_minor FROM corebank.gl_balances_as_of('2024-06-15') WHERE code = '4100' AND currency = 'USD'),
