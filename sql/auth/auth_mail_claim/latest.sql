@@ -1,18 +1,15 @@
 -- Claims due mail for one sender. SKIP LOCKED lets several senders share the
 -- work; the claim counts the attempt and pushes next_attempt_at by the
 -- backoff, so rows claimed by a sender that died come back by themselves.
-CREATE FUNCTION corebank.auth_mail_claim(max_rows int)
+CREATE OR REPLACE FUNCTION corebank.auth_mail_claim(max_rows int)
     RETURNS TABLE (id uuid, recipient text, subject text, body_sealed bytea, attempts int)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 #variable_conflict use_column
 DECLARE
-    batch_rows int := least(auth_mail_claim.max_rows, 100);
+    batch_rows int := corebank_internal.outbox_claim_rows(auth_mail_claim.max_rows);
 BEGIN
-    IF batch_rows IS NULL OR batch_rows < 1 THEN
-        PERFORM corebank_internal.fail('CBV00', 'max_rows: must be at least 1');
-    END IF;
     RETURN QUERY
     WITH due AS (
         SELECT o.id

@@ -1,7 +1,7 @@
 -- Claims due deliveries for one sender. SKIP LOCKED lets several tier
 -- processes share the outbox; the claim counts the attempt and leases the
 -- row for lease_s seconds, so a row whose sender died is due again after it.
-CREATE FUNCTION corebank.verify_webhook_claim(max_rows int, lease_s int)
+CREATE OR REPLACE FUNCTION corebank.verify_webhook_claim(max_rows int, lease_s int)
     RETURNS TABLE (delivery_id uuid, event_id uuid, endpoint_id uuid, url text, secret_sealed bytea, body text,
                    attempts int)
     LANGUAGE plpgsql SECURITY DEFINER
@@ -9,11 +9,8 @@ CREATE FUNCTION corebank.verify_webhook_claim(max_rows int, lease_s int)
     AS $fn$
 #variable_conflict use_column
 DECLARE
-    batch_rows int := least(verify_webhook_claim.max_rows, 100);
+    batch_rows int := corebank_internal.outbox_claim_rows(verify_webhook_claim.max_rows);
 BEGIN
-    IF batch_rows IS NULL OR batch_rows < 1 THEN
-        PERFORM corebank_internal.fail('CBV00', 'max_rows: must be at least 1');
-    END IF;
     IF verify_webhook_claim.lease_s IS NULL OR verify_webhook_claim.lease_s NOT BETWEEN 1 AND 3600 THEN
         PERFORM corebank_internal.fail('CBV00', 'lease_s: must be between 1 and 3600');
     END IF;
