@@ -13,16 +13,11 @@ BEGIN
                    'exp', extract(epoch FROM t.expires_at)::bigint,
                    'jti', t.jti,
                    'token_type', CASE WHEN t.session_id IS NULL THEN 'client' ELSE 'access' END,
-                   'client_id', coalesce(t.client_id, s.client_id),
-                   'aud', s.audience,
-                   'username', coalesce(u.email, u.phone)))
-        FROM corebank.auth_access_tokens t
-        LEFT JOIN corebank.auth_sessions s ON s.id = t.session_id
-        LEFT JOIN corebank.auth_users u ON u.id = t.user_id
-        LEFT JOIN corebank.auth_oauth_clients c ON c.client_id = t.client_id
+                   'client_id', coalesce(t.client_id, t.session_client_id),
+                   'aud', t.session_audience,
+                   'username', coalesce(t.user_email, t.user_phone)))
+        FROM corebank_internal.auth_live_tokens t
         WHERE t.jti = auth_introspect.jti
-          AND corebank_internal.auth_token_is_live(t.expires_at, t.session_id, s.revoked_at, s.expires_at,
-                                                   u.status, c.status)
     ), '{"active": false}'::jsonb);
 END
 $fn$;
