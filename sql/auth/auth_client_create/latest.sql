@@ -1,5 +1,5 @@
-CREATE FUNCTION corebank.auth_client_create(client_id text, secret_hash text, scopes text[], name text,
-                                            reset_link_base text, app_name text) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.auth_client_create(client_id text, secret_hash text, scopes text[], name text,
+                                                       reset_link_base text, app_name text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -10,9 +10,7 @@ BEGIN
     IF client_id IS NULL OR client_id !~ '^[A-Za-z0-9._-]{1,100}$' THEN
         PERFORM corebank_internal.fail('CBV00', 'client_id: must be 1 to 100 of A-Z a-z 0-9 . _ -');
     END IF;
-    IF secret_hash IS NULL OR secret_hash NOT LIKE '$argon2id$%' OR length(secret_hash) > 512 THEN
-        PERFORM corebank_internal.fail('CBV00', 'secret_hash: must be an argon2id encoded hash');
-    END IF;
+    PERFORM corebank_internal.auth_require_argon2id(secret_hash, 'secret_hash');
     IF scopes IS NULL OR cardinality(scopes) > 100 OR array_ndims(scopes) > 1
        OR EXISTS (SELECT FROM unnest(scopes) AS x(scope) WHERE x.scope IS NULL OR x.scope !~ '^[!#-\[\]-~]{1,100}$') THEN
         PERFORM corebank_internal.fail('CBV00', 'scopes: must be at most 100 scopes of 1 to 100 printable characters without spaces');

@@ -1,5 +1,5 @@
-CREATE FUNCTION corebank.auth_staff_create(email text, phone text, password_hash text, first_name text,
-                                           last_name text, roles text[], branch_code text) RETURNS uuid
+CREATE OR REPLACE FUNCTION corebank.auth_staff_create(email text, phone text, password_hash text, first_name text,
+                                                      last_name text, roles text[], branch_code text) RETURNS uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -19,9 +19,7 @@ BEGIN
     IF clean_phone !~ '^\+?[0-9]{10,15}$' THEN
         PERFORM corebank_internal.fail('CBV00', 'phone: must match ^\+?[0-9]{10,15}$');
     END IF;
-    IF password_hash IS NULL OR password_hash NOT LIKE '$argon2id$%' OR length(password_hash) > 512 THEN
-        PERFORM corebank_internal.fail('CBV00', 'password_hash: must be an argon2id encoded hash');
-    END IF;
+    PERFORM corebank_internal.auth_require_argon2id(password_hash, 'password_hash');
     IF length(first_name) > 100 OR length(last_name) > 100 THEN
         PERFORM corebank_internal.fail('CBV00', 'firstName, lastName: must be at most 100 characters');
     END IF;
