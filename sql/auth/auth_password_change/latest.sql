@@ -6,18 +6,10 @@ CREATE OR REPLACE FUNCTION corebank.auth_password_change(user_id uuid, new_passw
     AS $fn$
 #variable_conflict use_variable
 BEGIN
-    IF user_id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'user_id: is required');
-    END IF;
-    IF new_password_hash IS NULL OR new_password_hash NOT LIKE '$argon2id$%' OR length(new_password_hash) > 512 THEN
-        PERFORM corebank_internal.fail('CBV00', 'new_password_hash: must be an argon2id encoded hash');
-    END IF;
-    UPDATE corebank.auth_users u
-    SET password_hash = new_password_hash, updated_at = now()
-    WHERE u.id = user_id AND u.status = 'ACTIVE';
-    IF NOT FOUND THEN
-        PERFORM corebank_internal.fail('CBU01', 'Account is not active');
-    END IF;
+    PERFORM corebank_internal.require_present(user_id, 'user_id');
+    PERFORM corebank_internal.auth_require_argon2id(new_password_hash, 'new_password_hash');
+    PERFORM corebank_internal.auth_user_lock_active(user_id);
+    UPDATE corebank.auth_users u SET password_hash = new_password_hash, updated_at = now() WHERE u.id = user_id;
     PERFORM corebank_internal.auth_sessions_revoke_live(user_id, 'password_change');
     PERFORM corebank_internal.audit(user_id, 'password_changed');
 END
