@@ -1,17 +1,14 @@
 -- What the hosted page needs to draw itself: the steps still to do and,
 -- once completed, the outcome. No subject data, no metadata.
-CREATE FUNCTION corebank_internal.verify_hosted_json(session_id uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.verify_hosted_json(session_id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 BEGIN
     RETURN (
-        SELECT jsonb_build_object(
-            'sessionId', s.id,
-            'status', corebank_internal.verify_effective_status(s.status, s.expires_at),
-            'flow', s.flow,
+        SELECT corebank_internal.verify_session_head_json(s) || jsonb_build_object(
             'consentRequired', s.consent_required,
-            'consent', CASE WHEN c.granted THEN 'granted' WHEN NOT c.granted THEN 'declined' ELSE 'not_recorded' END,
+            'consent', corebank_internal.verify_consent_status(c.granted),
             'captures', jsonb_build_object(
                 'selfie', CASE WHEN s.flow ~ '(liveness|facematch)'
                                THEN CASE WHEN sc.session_id IS NOT NULL THEN 'received' ELSE 'required' END
@@ -19,9 +16,7 @@ BEGIN
                 'document', CASE WHEN s.flow ~ '(document|facematch)'
                                  THEN CASE WHEN dc.session_id IS NOT NULL THEN 'received' ELSE 'required' END
                                  ELSE 'not_needed' END),
-            'decision', s.decision,
             'redirectUrl', s.redirect_url,
-            'expiresAt', corebank_internal.verify_iso_utc(s.expires_at),
             'clientTokenExpiresAt', corebank_internal.verify_iso_utc(s.client_token_expires_at))
         FROM corebank.verify_sessions s
         LEFT JOIN corebank.verify_consents c ON c.session_id = s.id

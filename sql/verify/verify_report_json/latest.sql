@@ -1,37 +1,21 @@
 -- The audit report: everything but the sealed data itself. subjectSealed
 -- (hex) is for the tier, which replaces it with a masked subject.
-CREATE FUNCTION corebank_internal.verify_report_json(session_id uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.verify_report_json(session_id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 BEGIN
     RETURN (
-        SELECT jsonb_build_object(
-            'sessionId', s.id,
-            'status', corebank_internal.verify_effective_status(s.status, s.expires_at),
-            'flow', s.flow,
-            'reference', s.reference,
-            'decision', s.decision,
-            'decisionReasons', to_jsonb(s.decision_reasons),
+        SELECT corebank_internal.verify_session_record_json(s) || jsonb_build_object(
             'provider', s.provider,
-            'createdAt', corebank_internal.verify_iso_utc(s.created_at),
-            'expiresAt', corebank_internal.verify_iso_utc(s.expires_at),
-            'completedAt', corebank_internal.verify_iso_utc(s.completed_at),
-            'cancelledAt', corebank_internal.verify_iso_utc(s.cancelled_at),
             'expiredAt', corebank_internal.verify_iso_utc(s.expired_at),
-            'cancelledBy', s.cancelled_by,
-            'cancellationReason', s.cancellation_reason,
             'apiKeyId', s.api_key_id,
             'subjectSealed', encode(s.subject_sealed, 'hex'),
-            'consent', jsonb_build_object(
-                'required', s.consent_required,
-                'status', CASE WHEN c.granted THEN 'granted' WHEN NOT c.granted THEN 'declined' ELSE 'not_recorded' END,
-                'channel', c.channel,
+            'consent', corebank_internal.verify_consent_json(s.consent_required, c) || jsonb_build_object(
                 'version', c.version,
                 'textSha256', encode(c.text_sha256, 'hex'),
                 'ip', c.ip,
-                'userAgent', c.user_agent,
-                'recordedAt', corebank_internal.verify_iso_utc(c.recorded_at)),
+                'userAgent', c.user_agent),
             'captures', (SELECT coalesce(jsonb_agg(jsonb_build_object(
                                  'kind', x.kind, 'format', x.format, 'width', x.width, 'height', x.height,
                                  'bytes', x.byte_count, 'sha256', encode(x.image_sha256, 'hex'),
