@@ -9,7 +9,7 @@
 -- beneficiaries resolve accounts of this bank. Method: call the API, then
 -- try to break each rule with direct SQL.
 BEGIN;
-SELECT plan(83);
+SELECT plan(88);
 \ir helpers/deposits.sql
 
 CREATE TEMP TABLE c AS SELECT corebank.core_customers_create(
@@ -214,6 +214,17 @@ SELECT ok((SELECT r @> jsonb_build_object('active', false, 'hasControl', true, '
           'a beneficial owner is removed the same way');
 SELECT throws_ok($$SELECT corebank.core_customers_beneficial_owner_remove((SELECT id FROM corp), (SELECT (r ->> 'id')::uuid FROM owner_removed), pg_temp.maker())$$,
                  'CB404', 'Beneficial owner not found', 'once');
+
+-- A required enumeration member names its values when absent, and json_enum's rule when wrong.
+SELECT throws_ok($$SELECT corebank.core_customers_kyc_risk_set((SELECT id FROM corp), '{"reason": "x"}', pg_temp.maker())$$,
+                 'CBV00', 'riskCategory: is required (LOW, MEDIUM, HIGH or PROHIBITED)', 'a risk category is required');
+SELECT throws_ok($$SELECT corebank.core_customers_signing_mandate_set((SELECT id FROM corp), '{"signingMandate": " "}', pg_temp.maker())$$,
+                 'CBV00', 'signingMandate: is required (ANY_ONE, ANY_TWO or ALL)', 'a blank mandate is absent');
+SELECT throws_ok($$SELECT corebank.core_customers_signing_mandate_set((SELECT id FROM corp), '{"signingMandate": "SOME"}', pg_temp.maker())$$,
+                 'CBV00', 'signingMandate: must be one of ANY_ONE, ANY_TWO, ALL', 'an unknown mandate is refused');
+SELECT is(corebank_internal.json_enum_required('{"k": "b"}', 'k', ARRAY['A', 'B']), 'B', 'json_enum_required returns the value');
+SELECT throws_ok($$SELECT corebank_internal.json_enum_required('{}', 'k', ARRAY['A', 'B'])$$,
+                 'CBV00', 'k: is required (A or B)', 'two values are named with "or"');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,5 +1,5 @@
 -- CreateCustomerRequest (docs/design/deposits.md).
-CREATE FUNCTION corebank.core_customers_create(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_customers_create(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -18,10 +18,7 @@ DECLARE
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     PERFORM corebank_internal.require_object(request);
-    kind := corebank_internal.json_enum(request, 'type', ARRAY['INDIVIDUAL', 'CORPORATE']);
-    IF kind IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'type: is required (INDIVIDUAL or CORPORATE)');
-    END IF;
+    kind := corebank_internal.json_enum_required(request, 'type', ARRAY['INDIVIDUAL', 'CORPORATE']);
     FOREACH member IN ARRAY CASE WHEN kind = 'INDIVIDUAL' THEN corporate_fields ELSE individual_fields END LOOP
         IF request ? member AND jsonb_typeof(request -> member) <> 'null' THEN
             PERFORM corebank_internal.fail('CBV00', format('%s: does not apply to a customer of type %s', member, kind));

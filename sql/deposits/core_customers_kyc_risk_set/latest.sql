@@ -1,6 +1,6 @@
 -- {riskCategory, reason?}: the next review is rescheduled from the last
 -- review (or today) by the category's interval; PROHIBITED has none.
-CREATE FUNCTION corebank.core_customers_kyc_risk_set(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_customers_kyc_risk_set(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -11,10 +11,7 @@ DECLARE
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     PERFORM corebank_internal.require_object(request);
-    risk := corebank_internal.json_enum(request, 'riskCategory', ARRAY['LOW', 'MEDIUM', 'HIGH', 'PROHIBITED']);
-    IF risk IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'riskCategory: is required (LOW, MEDIUM, HIGH or PROHIBITED)');
-    END IF;
+    risk := corebank_internal.json_enum_required(request, 'riskCategory', ARRAY['LOW', 'MEDIUM', 'HIGH', 'PROHIBITED']);
     c := corebank_internal.require_customer(id, true);
     UPDATE corebank.customers x
     SET risk_category = risk, risk_reason = corebank_internal.json_trimmed(request, 'reason', 500),

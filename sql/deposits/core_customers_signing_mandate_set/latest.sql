@@ -1,5 +1,5 @@
 -- UpdateSigningMandateRequest {signingMandate}: stored only.
-CREATE FUNCTION corebank.core_customers_signing_mandate_set(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_customers_signing_mandate_set(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -10,10 +10,7 @@ DECLARE
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     PERFORM corebank_internal.require_object(request);
-    mandate := corebank_internal.json_enum(request, 'signingMandate', ARRAY['ANY_ONE', 'ANY_TWO', 'ALL']);
-    IF mandate IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'signingMandate: is required (ANY_ONE, ANY_TWO or ALL)');
-    END IF;
+    mandate := corebank_internal.json_enum_required(request, 'signingMandate', ARRAY['ANY_ONE', 'ANY_TWO', 'ALL']);
     c := corebank_internal.require_customer(id, true);
     IF c.type <> 'CORPORATE' THEN
         PERFORM corebank_internal.fail('CB422', 'A signing mandate applies to corporate customers only');
