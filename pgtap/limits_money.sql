@@ -2,13 +2,13 @@
 -- (extension/core/limits.hpp through corebank_internal.limit_*()).
 --
 -- Goal: one amount of money is corebank.amount_minor, 0 to 10^15, in every
--- column that holds one; the limits SQL uses are those of the specification
+-- column and every internal function argument that holds one; the limits SQL uses are those of the specification
 -- (10^15, pages of 1 to 200 rows and 25 by default, API keys at 6,000
 -- requests a minute by default and 1,000,000 at most); and no live function
 -- body or CHECK writes one of them out again. Method: the domain and the
 -- catalog (pg_constraint, pg_proc, information_schema.columns).
 BEGIN;
-SELECT plan(14);
+SELECT plan(19);
 
 SELECT has_domain('corebank', 'amount_minor', 'the money domain exists');
 SELECT is((SELECT format_type(typbasetype, NULL) FROM pg_type
@@ -41,6 +41,28 @@ SELECT results_eq(
 SELECT is((SELECT format_type(atttypid, NULL) FROM pg_attribute
            WHERE attrelid = 'corebank.ledger_accounts'::regclass AND attname = 'balance_minor'),
           'bigint', 'a balance is not bounded by one amount');
+
+-- Every internal function argument of one amount; money_text and amount_text
+-- also format balances and sums, so they stay bigint.
+SELECT results_eq(
+    $$SELECT p.oid::regprocedure::text COLLATE "default" FROM pg_proc p
+      WHERE p.pronamespace = 'corebank_internal'::regnamespace
+        AND p.proname IN ('fx_convert', 'money_apply_bp', 'money_penalty', 'money_text', 'amount_text')
+      ORDER BY 1$$,
+    $$VALUES ('corebank_internal.amount_text(bigint,smallint)'),
+             ('corebank_internal.fx_convert(corebank.amount_minor,text)'),
+             ('corebank_internal.money_apply_bp(corebank.amount_minor,integer)'),
+             ('corebank_internal.money_penalty(text,date,integer,corebank.amount_minor)'),
+             ('corebank_internal.money_text(bigint,text)')$$,
+    'fx_convert, money_apply_bp and money_penalty take one amount as corebank.amount_minor, and only so');
+SELECT is(corebank_internal.money_apply_bp(10000::bigint, 250), 250::bigint,
+          'a bigint amount in range is still accepted (coerced to the domain)');
+SELECT throws_ok($$SELECT corebank_internal.money_apply_bp(1000000000000001, 100)$$, '23514', NULL,
+                 'money_apply_bp refuses an amount above the cap');
+SELECT throws_ok($$SELECT corebank_internal.fx_convert(-1, '2')$$, '23514', NULL,
+                 'fx_convert refuses a negative amount');
+SELECT throws_ok($$SELECT corebank_internal.money_penalty('FIXED_DEPOSIT', DATE '9999-12-31', 100, 1000000000000001)$$,
+                 '23514', NULL, 'money_penalty refuses an amount above the cap');
 
 -- No copy of a limit in the catalog.
 SELECT is_empty(

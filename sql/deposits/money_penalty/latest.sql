@@ -1,5 +1,7 @@
--- Early withdrawal from a fixed deposit: the penalty in minor units.
-CREATE FUNCTION corebank_internal.money_penalty(account_type text, maturity date, penalty_bp int, amount bigint)
+-- Early withdrawal from a fixed deposit: the penalty in minor units, of one
+-- withdrawn amount (corebank.amount_minor).
+CREATE FUNCTION corebank_internal.money_penalty(account_type text, maturity date, penalty_bp int,
+                                                amount corebank.amount_minor)
     RETURNS bigint
     LANGUAGE sql STABLE
     AS $fn$
