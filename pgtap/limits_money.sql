@@ -8,7 +8,7 @@
 -- body or CHECK writes one of them out again. Method: the domain and the
 -- catalog (pg_constraint, pg_proc, information_schema.columns).
 BEGIN;
-SELECT plan(19);
+SELECT plan(20);
 
 SELECT has_domain('corebank', 'amount_minor', 'the money domain exists');
 SELECT is((SELECT format_type(typbasetype, NULL) FROM pg_type
@@ -63,6 +63,9 @@ SELECT throws_ok($$SELECT corebank_internal.fx_convert(-1, '2')$$, '23514', NULL
                  'fx_convert refuses a negative amount');
 SELECT throws_ok($$SELECT corebank_internal.money_penalty('FIXED_DEPOSIT', DATE '9999-12-31', 100, 1000000000000001)$$,
                  '23514', NULL, 'money_penalty refuses an amount above the cap');
+-- An error text that names the cap spells the number from limits.hpp.
+SELECT throws_ok($$SELECT corebank_internal.interest_effective_rate_bp(1000000000000001, 100, NULL)$$,
+                 'CBV00', 'balance_minor: is outside +-1000000000000000', 'a balance beyond the cap names it in full');
 
 -- No copy of a limit in the catalog.
 SELECT is_empty(

@@ -44,7 +44,9 @@ std::optional<std::string> tiers_problem(const std::vector<Tier>& tiers) {
         const Tier& tier = tiers[index];
         if (index == 0 && tier.from_minor != 0) return "the first tier must start at 0";
         if (index > 0 && tier.from_minor <= tiers[index - 1].from_minor) return "tiers must start at increasing amounts";
-        if (tier.from_minor < 0 || tier.from_minor > amount_minor_max) return "a tier starts outside 0..10^15";
+        if (tier.from_minor < 0 || tier.from_minor > amount_minor_max) {
+            return "a tier starts outside 0.." + std::to_string(amount_minor_max);
+        }
         if (tier.rate_bp < 0 || tier.rate_bp > rate_bp_max) return "a tier rate must be 0 to 100000 basis points";
     }
     return std::nullopt;

@@ -64,7 +64,7 @@ std::vector<interest::Tier> tiers_argument(FunctionCallInfo fcinfo, int index) {
 
 void check_balance(std::int64_t balance_minor) {
     if (balance_minor > interest::amount_minor_max || balance_minor < -interest::amount_minor_max) {
-        args::throw_validation("balance_minor: is outside +-10^15");
+        args::throw_validation("balance_minor: is outside +-" + std::to_string(interest::amount_minor_max));
     }
 }
 
@@ -105,7 +105,11 @@ COREBANK_FUNCTION(interest_effective_rate_bp) {
 COREBANK_FUNCTION(money_apply_bp) {
     const std::int64_t amount_minor = int8_argument(fcinfo, 0, "amount_minor");
     const std::int32_t bp = args::require(args::int4(fcinfo, 1), "bp");
-    if (amount_minor < 0 || amount_minor > interest::amount_minor_max) args::throw_validation("amount_minor: is outside 0..10^15");
+    // The SQL argument is corebank.amount_minor, whose CHECK refuses first;
+    // this guards a direct call of the C symbol.
+    if (amount_minor < 0 || amount_minor > interest::amount_minor_max) {
+        args::throw_validation("amount_minor: is outside 0.." + std::to_string(interest::amount_minor_max));
+    }
     if (bp < 0 || bp > interest::rate_bp_max) args::throw_validation("bp: must be 0 to 100000");
     PG_RETURN_INT64(interest::apply_bp(amount_minor, bp));
 }

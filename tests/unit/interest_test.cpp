@@ -126,6 +126,9 @@ TEST(InterestTest, ChecksTiers) {
     EXPECT_TRUE(interest::tiers_problem({{0, 100}, {0, 200}}));
     EXPECT_TRUE(interest::tiers_problem({{0, -1}}));
     EXPECT_TRUE(interest::tiers_problem({{0, interest::rate_bp_max + 1}}));
+    // The limit in the text is limits::amount_minor_max, written out.
+    EXPECT_EQ(interest::tiers_problem({{0, 100}, {interest::amount_minor_max + 1, 200}}),
+              std::optional<std::string>("a tier starts outside 0..1000000000000000"));
 }
 
 // Goal: micro amounts cross to SQL as text and back unchanged, beyond a bigint.
