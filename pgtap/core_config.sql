@@ -6,7 +6,7 @@
 -- numbering; CB409 duplicates) and parks what must be parked (period close
 -- and reopen, branch scoping), applying it only on a checker's approval.
 BEGIN;
-SELECT plan(67);
+SELECT plan(68);
 \ir helpers/ledger.sql
 
 -- Platform configuration.
@@ -114,6 +114,7 @@ SELECT lives_ok($$SELECT pg_temp.post(jsonb_build_array(pg_temp.gl_line('1000', 
 -- GL accounts.
 SELECT is(jsonb_array_length(corebank.core_gl_accounts_list(NULL)), 46, '23 accounts and their ZWG mirrors');
 SELECT is(jsonb_array_length(corebank.core_gl_accounts_list('{"type": "EXPENSE", "currency": "ZWG"}')), 4, 'filtered by type and currency');
+SELECT throws_ok($$SELECT corebank.core_gl_accounts_list('"x"')$$, 'CBV00', 'filter: must be a JSON object', 'the filter is an object');
 CREATE TEMP TABLE g AS SELECT corebank.core_gl_account_create('{"code": "5400", "name": "Marketing", "type": "EXPENSE"}', pg_temp.maker()) AS r;
 SELECT is((SELECT r - 'id' - 'createdAt' - 'updatedAt' FROM g),
           '{"code": "5400", "name": "Marketing", "type": "EXPENSE", "currency": "USD", "mirrorOfId": null, "allowManualPosting": true,

@@ -8,7 +8,7 @@
 -- original REVERSED. Method: drive the functions as the tier would and read
 -- the responses and the journal.
 BEGIN;
-SELECT plan(59);
+SELECT plan(62);
 \ir helpers/ledger.sql
 
 UPDATE corebank.platform_config SET today_override = '2024-06-15';
@@ -138,6 +138,11 @@ SELECT is((corebank.core_transaction_search('{"glAccountCode": "5200", "size": 2
           '{"page": 0, "size": 2, "totalPages": 3, "totalElements": 6}'::jsonb, 'search by GL code, paged');
 SELECT throws_ok($$SELECT corebank.core_transaction_search('{"size": 201}')$$, 'CBV00', 'size: must be an integer from 1 to 200',
                  'the page size is bounded');
+SELECT throws_ok($$SELECT corebank.core_transaction_search('[]')$$, 'CBV00', 'filter: must be a JSON object', 'the filter is an object');
+SELECT throws_ok($$SELECT corebank.core_transaction_search('{"page": -1}')$$, 'CBV00', 'page: must be an integer from 0 to 1000000',
+                 'the page is bounded');
+SELECT is((corebank.core_transaction_search(NULL) - 'content') - 'totalElements' - 'totalPages',
+          jsonb_build_object('page', 0, 'size', corebank_internal.limit_page_size_default()), 'no filter: the first page of the default size');
 
 SELECT * FROM finish();
 ROLLBACK;

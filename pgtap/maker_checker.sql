@@ -10,7 +10,7 @@
 -- until it is enforced (branch_scoping.sql), so the example turns it off,
 -- from an "on" written into platform_config directly.
 BEGIN;
-SELECT plan(37);
+SELECT plan(41);
 \ir helpers/ledger.sql
 
 CREATE FUNCTION pg_temp.park_scoping(enabled bool) RETURNS jsonb LANGUAGE sql
@@ -102,6 +102,14 @@ SELECT is((SELECT (r ->> 'expiresAt')::timestamptz - (r ->> 'createdAt')::timest
           'the lapse time follows platform_config');
 SELECT is((corebank.core_approvals_list('PENDING', 0, 10) -> 'content' -> 0 ->> 'id'), (SELECT r ->> 'id' FROM c4),
           'core_approvals_list lists the pending change');
+SELECT throws_ok($$SELECT corebank.core_approvals_list(NULL, -1, 10)$$, 'CBV00', 'page: must be from 0 to 1000000',
+                 'the approvals page is bounded');
+SELECT throws_ok($$SELECT corebank.core_approvals_list(NULL, 0, 0)$$, 'CBV00',
+                 format('size: must be from 1 to %s', corebank_internal.limit_page_size_max()), 'so is its size');
+SELECT throws_ok($$SELECT corebank.core_approvals_list('open', 5000000, 0)$$, 'CBV00',
+                 'status: must be PENDING, APPROVED, REJECTED or LAPSED', 'the status is checked before the page');
+SELECT is((corebank.core_approvals_list(NULL, NULL, NULL) ->> 'size')::int, corebank_internal.limit_page_size_default(),
+          'no size: the default');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -12,8 +12,7 @@ DECLARE
         'CALL_DEPOSIT', 'MONEY_MARKET', 'TRUST', 'ESCROW', 'NOSTRO', 'SUSPENSE', 'GL']);
     product_code text := upper(corebank_internal.json_trimmed(f, 'productCode', 20));
     wanted_currency text := upper(corebank_internal.json_trimmed(f, 'currency', 3));
-    bounds int[] := corebank_internal.page_bounds(corebank_internal.json_int(f, 'page', 0, 1000000)::int,
-                                                  corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max())::int);
+    bounds int[] := corebank_internal.json_page_bounds(f);
     total bigint;
     content jsonb;
 BEGIN

@@ -9,8 +9,7 @@ DECLARE
     wanted_status text := corebank_internal.json_enum(f, 'status', ARRAY['ACTIVE', 'INACTIVE']);
     risk text := corebank_internal.json_enum(f, 'riskCategory', ARRAY['LOW', 'MEDIUM', 'HIGH', 'PROHIBITED']);
     q text := corebank_internal.json_trimmed(f, 'q', 100);
-    bounds int[] := corebank_internal.page_bounds(corebank_internal.json_int(f, 'page', 0, 1000000)::int,
-                                                  corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max())::int);
+    bounds int[] := corebank_internal.json_page_bounds(f);
     pattern text;
     total bigint;
     content jsonb;

@@ -1,19 +1,16 @@
 -- Filter: {type?, currency?, active?, code?}; ordered by code, currency; at
 -- most 1000 accounts (a chart of accounts is far smaller).
-CREATE FUNCTION corebank.core_gl_accounts_list(filter jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_gl_accounts_list(filter jsonb) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 DECLARE
-    f jsonb := coalesce(filter, '{}'::jsonb);
+    f jsonb := corebank_internal.require_object(coalesce(filter, '{}'::jsonb), 'filter');
     type_filter text;
     currency_filter text;
     active_filter bool;
     code_filter text;
 BEGIN
-    IF jsonb_typeof(f) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'filter: must be a JSON object');
-    END IF;
     type_filter := upper(corebank_internal.json_text(f, 'type', 16));
     currency_filter := upper(corebank_internal.json_text(f, 'currency', 3));
     active_filter := corebank_internal.json_bool(f, 'active');

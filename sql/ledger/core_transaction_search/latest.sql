@@ -6,7 +6,7 @@ CREATE OR REPLACE FUNCTION corebank.core_transaction_search(filter jsonb) RETURN
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 DECLARE
-    f jsonb := coalesce(filter, '{}'::jsonb);
+    f jsonb := corebank_internal.require_object(coalesce(filter, '{}'::jsonb), 'filter');
     from_date date;
     to_date date;
     type_filter text;
@@ -14,14 +14,10 @@ DECLARE
     state_filter text;
     reference_filter text;
     gl_code text;
-    page_number int;
-    page_size int;
+    bounds int[];
     total bigint;
     content jsonb;
 BEGIN
-    IF jsonb_typeof(f) <> 'object' THEN
-        PERFORM corebank_internal.fail('CBV00', 'filter: must be a JSON object');
-    END IF;
     from_date := corebank_internal.json_date(f, 'from');
     to_date := corebank_internal.json_date(f, 'to');
     type_filter := upper(corebank_internal.json_text(f, 'type', 32));
@@ -29,8 +25,7 @@ BEGIN
     state_filter := upper(corebank_internal.json_text(f, 'state', 16));
     reference_filter := corebank_internal.json_text(f, 'reference', 80);
     gl_code := corebank_internal.json_text(f, 'glAccountCode', 20);
-    page_number := coalesce(corebank_internal.json_int(f, 'page', 0, 1000000), 0);
-    page_size := coalesce(corebank_internal.json_int(f, 'size', 1, corebank_internal.limit_page_size_max()), corebank_internal.limit_page_size_default());
+    bounds := corebank_internal.json_page_bounds(f);
     IF type_filter NOT IN ('DEPOSIT', 'WITHDRAWAL', 'TRANSFER', 'INTEREST_ACCRUAL', 'FEE', 'LOAN_DISBURSEMENT',
                            'LOAN_REPAYMENT', 'ADJUSTMENT', 'ZIPIT_SEND', 'ZIPIT_RECEIVE', 'RTGS_SEND',
                            'RTGS_RECEIVE', 'MOBILE_MONEY_SEND', 'MOBILE_MONEY_RECEIVE', 'SALARY_PAYMENT',
@@ -69,11 +64,11 @@ BEGIN
     ), page AS (
         SELECT h.id, h.created_at FROM hits h
         ORDER BY h.created_at DESC, h.id
-        LIMIT page_size OFFSET page_number::bigint * page_size
+        LIMIT bounds[2] OFFSET bounds[1]::bigint * bounds[2]
     )
     SELECT (SELECT count(*) FROM hits),
            (SELECT jsonb_agg(corebank_internal.transaction_json(p.id) ORDER BY p.created_at DESC, p.id) FROM page p)
     INTO total, content;
-    RETURN corebank_internal.page_json(content, page_number, page_size, total);
+    RETURN corebank_internal.page_json(content, bounds[1], bounds[2], total);
 END
 $fn$;
