@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank.auth_user_password_hash(user_id uuid) RETURNS text
+CREATE OR REPLACE FUNCTION corebank.auth_user_password_hash(user_id uuid) RETURNS text
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -6,9 +6,7 @@ CREATE FUNCTION corebank.auth_user_password_hash(user_id uuid) RETURNS text
 DECLARE
     current_hash text;
 BEGIN
-    IF user_id IS NULL THEN
-        PERFORM corebank_internal.fail('CBV00', 'user_id: is required');
-    END IF;
+    PERFORM corebank_internal.require_present(user_id, 'user_id');
     SELECT u.password_hash INTO current_hash
     FROM corebank.auth_users u
     WHERE u.id = user_id AND u.status = 'ACTIVE';
