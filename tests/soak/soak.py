@@ -149,6 +149,7 @@ class Load:
         self.refused_items = []     # batch items answered FAILED (none are expected)
         self.sent = self.retried = self.noanswer = self.unavailable = 0
         self.replays = 0
+        self.answered_on_retry = []  # (a reference it posted, wall time the answered retry was sent)
         self.bad = []               # hangs, statuses other than 200 and 503, replays that differ
         self.max_latency = 0.0
 
@@ -181,7 +182,8 @@ class Load:
         return kind, "/v1/transfers/batch", key, {"channel": "API", "transfers": items}, effects
 
     def send_until_acked(self, path, key, body):
-        """The 200 body, or None after a refusal or REQUEST_DEADLINE_S without an answer."""
+        """(the 200 body, or None after a refusal or REQUEST_DEADLINE_S without an answer;
+        the wall-clock time the answered attempt was sent when it was a retry, else None)."""
         deadline = time.monotonic() + REQUEST_DEADLINE_S
         attempt = 0
         while time.monotonic() < deadline:
@@ -191,7 +193,7 @@ class Load:
                 self.sent += 1
                 self.retried += attempt > 0
             attempt += 1
-            started = time.monotonic()
+            started, sent_at = time.monotonic(), time.time()
             try:
                 status, parsed, raw = F.http_request(self.tier.core, "POST", path, body, headers)
             except OSError as exc:
@@ -204,7 +206,7 @@ class Load:
             with self.lock:
                 self.max_latency = max(self.max_latency, time.monotonic() - started)
             if status == 200:
-                return parsed
+                return parsed, (sent_at if attempt > 1 else None)
             text = raw[:300].decode("utf-8", "replace")
             if status == 503:
                 with self.lock:
@@ -216,11 +218,11 @@ class Load:
             with self.lock:
                 self.bad.append(f"{key}: {status} {text}")
             if status < 500:
-                return None     # refused: not acknowledged, so it must not be in the journal
+                return None, None     # refused: not acknowledged, so it must not be in the journal
             time.sleep(0.2)     # a 5xx is a failure, but the posting is still settled by retrying
         with self.lock:
             self.bad.append(f"{key}: not acknowledged within {REQUEST_DEADLINE_S} s")
-        return None
+        return None, None
 
     def posted_ids(self, kind, answer, effects):
         """[(reference, transaction id)] of what the answer says was posted."""
@@ -242,18 +244,20 @@ class Load:
             while not self.stop.is_set():
                 kind, path, key, body, effects = self.new_request(rng, thread, n)
                 n += 1
-                answer = self.send_until_acked(path, key, body)
+                answer, retried_at = self.send_until_acked(path, key, body)
                 if answer is None:
                     continue
                 posted = self.posted_ids(kind, answer, effects)
                 moves = dict(effects)
                 with self.lock:
                     self.acked[kind] += 1
+                    if retried_at is not None and posted:
+                        self.answered_on_retry.append((posted[0][0], retried_at))
                     self.batch_transfers += len(posted) if kind == "batch" else 0
                     for ref, tx in posted:
                         self.postings[ref] = (tx, kind, moves[ref])
                 if rng.randrange(REPLAY_ONE_IN) == 0:
-                    again = self.send_until_acked(path, key, body)
+                    again, _ = self.send_until_acked(path, key, body)
                     with self.lock:
                         self.replays += 1
                     if again is not None and self.posted_ids(kind, again, effects) != posted:
@@ -375,11 +379,18 @@ class Soak:
         other_id = [r for r, (tx, _, _) in acked.items() if r in found and found[r][0][0] != tx]
         not_posted = [r for r in acked if r in found and found[r][0][1] != "POSTED"]
         unacked = [r for r in found if r not in acked]
+        # A transaction older than the retry that was answered was posted by an
+        # attempt whose answer the crash cut off: the retry replayed it.
+        created = dict(sql_rows("SELECT reference, extract(epoch FROM created_at)::float8 FROM corebank.transactions"
+                                " WHERE reference = ANY(%s)", ([ref for ref, _ in load.answered_on_retry],)))
+        replayed = sum(1 for ref, sent_at in load.answered_on_retry if ref in created and created[ref] < sent_at)
         self.check(not (missing or twice or other_id or not_posted or unacked) and acked,
                    "every acknowledged posting is in the journal exactly once",
                    f"{len(acked)} acknowledged postings, {len(rows)} soak transactions in the journal;"
                    f" {len(missing)} missing, {len(twice)} more than once, {len(other_id)} under another id,"
-                   f" {len(not_posted)} not POSTED, {len(unacked)} never acknowledged"
+                   f" {len(not_posted)} not POSTED, {len(unacked)} never acknowledged;"
+                   f" {len(load.answered_on_retry)} requests answered only on a retry, {replayed} of them"
+                   f" posted by an attempt whose answer was lost and answered again by the retry"
                    + (f"; e.g. {(missing + twice + other_id + not_posted + unacked)[:3]}"
                       if missing or twice or other_id or not_posted or unacked else ""))
 
