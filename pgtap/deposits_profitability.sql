@@ -7,7 +7,7 @@
 -- transactions and their reversals count for nothing. Method: post fees,
 -- a shared penalty and a reversed fee, then read the report.
 BEGIN;
-SELECT plan(9);
+SELECT plan(14);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-02-02');
@@ -54,6 +54,18 @@ SELECT throws_ok($$SELECT corebank.core_customers_profitability((SELECT id FROM 
                  'CBV00', 'to: must be on or after from and at most 366 days later', 'a reversed range');
 SELECT throws_ok($$SELECT corebank.core_customers_profitability('00000000-0000-4000-8000-00000000dead', NULL, NULL)$$,
                  'CB404', 'Customer not found', 'an unknown customer');
+
+-- The period rule of statements and reports (deposit_period), business date 2026-02-02.
+SELECT is((SELECT (p.first_day, p.last_day)::text FROM corebank_internal.deposit_period(NULL, NULL) p),
+          '(2026-02-01,2026-02-02)', 'no dates: the business month so far');
+SELECT is((SELECT (p.first_day, p.last_day)::text FROM corebank_internal.deposit_period('2025-02-02', '2026-02-03') p),
+          '(2025-02-02,2026-02-03)', '366 days is allowed');
+SELECT throws_ok($$SELECT corebank_internal.deposit_period('2025-02-01', '2026-02-03')$$,
+                 'CBV00', 'to: must be on or after from and at most 366 days later', '367 is not');
+SELECT throws_ok($$SELECT corebank.core_statement((SELECT id FROM corebank.deposit_accounts LIMIT 1), '2026-03-01', NULL)$$,
+                 'CBV00', 'to: must be on or after from and at most 366 days later', 'a statement starting after today needs a to');
+SELECT throws_ok($$SELECT corebank.core_interest_accruals_list((SELECT id FROM corebank.deposit_accounts LIMIT 1), NULL, '2026-01-01')$$,
+                 'CBV00', 'to: must be on or after from and at most 366 days later', 'the accruals list has the same rule');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -1,21 +1,18 @@
 -- Profitability: income, not profit (docs/design/deposits.md).
-CREATE FUNCTION corebank.core_customers_profitability(id uuid, from_date date, to_date date) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_customers_profitability(id uuid, from_date date, to_date date) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 #variable_conflict use_variable
 DECLARE
-    today date := corebank_internal.business_today();
-    first_day date := coalesce(from_date, date_trunc('month', today)::date);
-    last_day date := coalesce(to_date, today);
+    first_day date;
+    last_day date;
     sole jsonb;
     shared jsonb;
     totals jsonb;
 BEGIN
     PERFORM corebank_internal.require_customer(id);
-    IF last_day < first_day OR last_day - first_day > 366 THEN
-        PERFORM corebank_internal.fail('CBV00', 'to: must be on or after from and at most 366 days later');
-    END IF;
+    SELECT p.first_day, p.last_day INTO first_day, last_day FROM corebank_internal.deposit_period(from_date, to_date) p;
     WITH mine AS (
         SELECT a.id FROM corebank.ledger_accounts a WHERE a.customer_id = id
     ), touched AS (

@@ -1,23 +1,20 @@
 -- Statement: the entries with value dates in [from, to], ordered by value
 -- date and entry, with the opening balance of everything before.
-CREATE FUNCTION corebank.core_statement(account_id uuid, from_date date, to_date date) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_statement(account_id uuid, from_date date, to_date date) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 #variable_conflict use_variable
 DECLARE
-    today date := corebank_internal.business_today();
-    first_day date := coalesce(from_date, date_trunc('month', today)::date);
-    last_day date := coalesce(to_date, today);
+    first_day date;
+    last_day date;
     a corebank.ledger_accounts;
     opening bigint;
     lines jsonb;
     debits bigint;
     credits bigint;
 BEGIN
-    IF last_day < first_day OR last_day - first_day > 366 THEN
-        PERFORM corebank_internal.fail('CBV00', 'to: must be on or after from and at most 366 days later');
-    END IF;
+    SELECT p.first_day, p.last_day INTO first_day, last_day FROM corebank_internal.deposit_period(from_date, to_date) p;
     SELECT x.* INTO a FROM corebank.ledger_accounts x JOIN corebank.deposit_accounts d ON d.id = x.id
     WHERE x.id = account_id;
     IF NOT FOUND THEN
