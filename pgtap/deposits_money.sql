@@ -8,7 +8,7 @@
 -- balances per currency; statement and balance as of a date come from the
 -- journal. Method: post through the API and read the journal.
 BEGIN;
-SELECT plan(57);
+SELECT plan(61);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-03-02');
@@ -100,6 +100,16 @@ SELECT pg_temp.today('2026-03-02');
 CREATE TEMP TABLE susp AS SELECT (corebank.core_accounts_open('{"productCode": "SUSP-USD"}', pg_temp.operator()) ->> 'id')::uuid AS id;
 SELECT throws_ok($$SELECT pg_temp.put((SELECT id FROM susp), 100)$$,
                  'CB422', 'Internal accounts move money by transfer only', 'no cash into an internal account');
+SELECT throws_ok($$SELECT pg_temp.take((SELECT id FROM susp), 100)$$,
+                 'CB422', 'Internal accounts move money by transfer only', 'no cash out of one');
+SELECT throws_ok($$SELECT corebank.core_fee(jsonb_build_object('accountId', (SELECT id FROM susp), 'amountMinor', 100, 'description', 'x'),
+                                            pg_temp.operator())$$,
+                 'CB422', 'Internal accounts move money by transfer only', 'no fee on one');
+SELECT throws_ok($$SELECT pg_temp.put((SELECT id FROM susp), 100, '{"currency": "ZWG"}')$$,
+                 'CB422', format('currency: account %s is in USD', (SELECT account_number FROM corebank.ledger_accounts WHERE id = (SELECT id FROM susp))),
+                 'the currency is checked before the account kind');
+SELECT throws_ok($$SELECT pg_temp.take((SELECT id FROM sav), 5, '{"currency": "ZWG"}')$$,
+                 'CB422', format('currency: account %s is in USD', (SELECT n FROM num)), 'a withdrawal checks the currency too');
 SELECT lives_ok($$SELECT pg_temp.move((SELECT id FROM susp), (SELECT id FROM cur), 700)$$, 'an internal account transfers out');
 SELECT is(pg_temp.bal((SELECT id FROM susp)), -700::bigint, 'and may run negative (unlimited overdraft)');
 

@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank_internal.money_deposit_posting(request jsonb, actor uuid, customer_initiated bool) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.money_deposit_posting(request jsonb, actor uuid, customer_initiated bool) RETURNS jsonb
     LANGUAGE plpgsql
     AS $fn$
 DECLARE
@@ -8,10 +8,7 @@ DECLARE
     header jsonb;
 BEGIN
     SELECT * INTO a FROM corebank_internal.deposit_account_row(corebank_internal.json_uuid(request, 'accountId'), 'accountId', true);
-    PERFORM corebank_internal.money_currency_check(request, a.currency, a.account_number);
-    IF a.internal THEN
-        PERFORM corebank_internal.fail('CB422', 'Internal accounts move money by transfer only');
-    END IF;
+    PERFORM corebank_internal.money_account_check(request, a.currency, a.account_number, a.internal);
     PERFORM corebank_internal.money_fixed_deposit_check(a.account_id, a.account_type, a.account_number);
     source := corebank_internal.money_gl(coalesce(corebank_internal.json_trimmed(request, 'sourceGlAccountCode', 20), '1000'),
                                          a.currency, 'ASSET', 'sourceGlAccountCode');

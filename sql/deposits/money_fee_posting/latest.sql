@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank_internal.money_fee_posting(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.money_fee_posting(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql
     AS $fn$
 DECLARE
@@ -12,10 +12,7 @@ BEGIN
         PERFORM corebank_internal.fail('CBV00', 'description: is required');
     END IF;
     SELECT * INTO a FROM corebank_internal.deposit_account_row(corebank_internal.json_uuid(request, 'accountId'), 'accountId', true);
-    PERFORM corebank_internal.money_currency_check(request, a.currency, a.account_number);
-    IF a.internal THEN
-        PERFORM corebank_internal.fail('CB422', 'Internal accounts move money by transfer only');
-    END IF;
+    PERFORM corebank_internal.money_account_check(request, a.currency, a.account_number, a.internal);
     income := corebank_internal.money_gl(coalesce(corebank_internal.json_trimmed(request, 'incomeGlAccountCode', 20), '4100'),
                                          a.currency, 'INCOME', 'incomeGlAccountCode');
     header := corebank_internal.money_header(request, 'FEE', actor, a.branch_id);

@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank_internal.money_withdraw_posting(request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.money_withdraw_posting(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql
     AS $fn$
 DECLARE
@@ -11,10 +11,7 @@ DECLARE
     lines jsonb;
 BEGIN
     SELECT * INTO a FROM corebank_internal.deposit_account_row(corebank_internal.json_uuid(request, 'accountId'), 'accountId', true);
-    PERFORM corebank_internal.money_currency_check(request, a.currency, a.account_number);
-    IF a.internal THEN
-        PERFORM corebank_internal.fail('CB422', 'Internal accounts move money by transfer only');
-    END IF;
+    PERFORM corebank_internal.money_account_check(request, a.currency, a.account_number, a.internal);
     destination := corebank_internal.money_gl(
         coalesce(corebank_internal.json_trimmed(request, 'destinationGlAccountCode', 20), '1000'),
         a.currency, 'ASSET', 'destinationGlAccountCode');
