@@ -41,6 +41,7 @@ run; the report goes to stdout and the exit status is 1 when any check fails:
 import os
 import random
 import secrets
+import signal
 import subprocess
 import sys
 import threading
@@ -464,10 +465,8 @@ class Soak:
         self.setup()
         load = Load(self.tier, self.accounts, self.write_key, self.staff, self.tag)
         load.start()
-        try:
-            self.crash_cycles(load)
-        finally:
-            load.finish()
+        self.crash_cycles(load)     # on failure the client threads (daemons) end with the process
+        load.finish()
         self.wait_serving()
         elapsed = time.monotonic() - started
         self.check_exactly_once(load)
@@ -498,11 +497,16 @@ class Soak:
 
 def main():
     soak = Soak()
+    code = 1
     try:
-        ok = soak.run()
+        code = 0 if soak.run() else 1
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)    # a second Ctrl-C must not cut the clean-up short
+        print("soak: interrupted", file=sys.stderr)
+        code = 130
     finally:
         soak.tier.stop()
-    sys.exit(0 if ok else 1)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
