@@ -16,8 +16,8 @@ acknowledged. One acknowledged request in REPLAY_ONE_IN is sent once more on
 purpose, and must answer the same transaction ids.
 
 Crashes: SOAK_CYCLES cycles; each waits until the tier serves, lets the load
-run for a random moment, then kill -9s corebankd (even cycles) or the
-postmaster with its backends (odd cycles) and restarts it.
+run for a random moment, then kill -9s corebankd (the 1st, 3rd, ... cycle)
+or the postmaster with its backends (the 2nd, 4th, ...) and restarts it.
 
 At the end the load stops (each thread finishes its request) and the checks
 run; the report goes to stdout and the exit status is 1 when any check fails:
@@ -320,7 +320,8 @@ class Soak:
         self.gl_opening = self.gl_balances()
 
     def balances(self):
-        return {a: call(self.tier.core, "GET", f"/v1/accounts/{a}", headers={"X-API-Key": self.admin_key})["balanceMinor"]
+        admin = {"X-API-Key": self.admin_key}
+        return {a: call(self.tier.core, "GET", f"/v1/accounts/{a}", headers=admin)["balanceMinor"]
                 for a in self.accounts}
 
     def gl_balances(self):
@@ -351,15 +352,15 @@ class Soak:
             time.sleep(self.rng.uniform(*KILL_AFTER_S))
             if load.acked_requests() == before:
                 self.idle_cycles.append(cycle)
-            if cycle % 2 == 0:
+            victim = "corebankd" if cycle % 2 == 0 else "postgres"
+            if victim == "corebankd":
                 self.tier.kill9()
-                self.kills["corebankd"] += 1
                 self.tier.start()
             else:
                 F.pg_kill9()
-                self.kills["postgres"] += 1
                 F.pg_start()
-            print(f"  {time.monotonic() - started:6.1f} s  cycle {cycle + 1}/{CYCLES}: killed {'corebankd' if cycle % 2 == 0 else 'postgres'};"
+            self.kills[victim] += 1
+            print(f"  {time.monotonic() - started:6.1f} s  cycle {cycle + 1}/{CYCLES}: killed {victim};"
                   f" {load.acked_requests()} requests acknowledged so far", file=sys.stderr, flush=True)
         self.wait_serving()
 
@@ -436,8 +437,8 @@ class Soak:
 
     def check_ledger(self):
         sums = {}
-        for currency, debit, credit in sql_rows(
-                "SELECT currency, debit_minor, credit_minor FROM corebank.trial_balance_as_of(corebank.business_today())"):
+        for currency, debit, credit in sql_rows("SELECT currency, debit_minor, credit_minor"
+                                                " FROM corebank.trial_balance_as_of(corebank.business_today())"):
             pair = sums.setdefault(currency, [0, 0])
             pair[0] += debit
             pair[1] += credit
