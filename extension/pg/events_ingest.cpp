@@ -24,6 +24,7 @@
 #include "core/events_envelope.hpp"
 #include "core/events_identity.hpp"
 #include "core/events_registry.hpp"
+#include "core/name_text.hpp"
 #include "core/phone_e164.hpp"
 #include "pg/args.hpp"
 #include "pg/check.hpp"
@@ -133,16 +134,6 @@ bool event_data_error(const PgError& error) {
     const int category = ERRCODE_TO_CATEGORY(data->sqlerrcode);
     return category == ERRCODE_TO_CATEGORY(ERRCODE_DATA_EXCEPTION) ||
            category == ERRCODE_TO_CATEGORY(ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION);
-}
-
-bool source_valid(const std::string& source) {
-    if (source.empty() || source.size() > source_length_max) return false;
-    for (const char c : source) {
-        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-                        c == '_' || c == ':' || c == '-';
-        if (!ok) return false;
-    }
-    return true;
 }
 
 Settings load_settings() {
@@ -417,7 +408,7 @@ private:
 
 Datum ingest(FunctionCallInfo fcinfo) {
     const std::string source = args::require(args::text(fcinfo, 0), "source");
-    if (!source_valid(source)) args::throw_validation("source: must be 1 to 100 of A-Z a-z 0-9 . _ : -");
+    if (!core::is_name_text(source, source_length_max)) args::throw_validation("source: must be 1 to 100 of A-Z a-z 0-9 . _ : -");
     CB_CHECK(PG_NARGS() == 2);
     if (PG_ARGISNULL(1)) args::throw_validation("events: is required");
     Jsonb* const events = pg_guard([&]() noexcept { return PG_GETARG_JSONB_P(1); });

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "core/name_text.hpp"
+
 namespace corebank::verify {
 
 /*---- status ----*/
@@ -161,13 +163,7 @@ bool idempotency_key_valid(std::string_view key) {
 }
 
 bool consent_version_valid(std::string_view version) {
-    if (version.empty() || version.size() > consent_version_length_max) return false;
-    for (const char c : version) {
-        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-                        c == '_' || c == ':' || c == '-';
-        if (!ok) return false;
-    }
-    return true;
+    return core::is_name_text(version, consent_version_length_max);
 }
 
 bool http_url_valid(std::string_view url, std::size_t length_max) {
