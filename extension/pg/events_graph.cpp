@@ -205,14 +205,7 @@ void GraphCache::discard() {
 
 /*---- statements ----*/
 
-Uuid new_customer_id() {
-    const std::string random = core::random_bytes(16);
-    Uuid customer;
-    std::memcpy(customer.bytes.data(), random.data(), 16);
-    customer.bytes[6] = static_cast<unsigned char>((customer.bytes[6] & 0x0F) | 0x40);  // version 4
-    customer.bytes[8] = static_cast<unsigned char>((customer.bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
-    return customer;
-}
+Uuid new_customer_id() { return random_uuid_v4(); }
 
 void create_customer(const Uuid& customer, const CustomerFacts& facts, const std::vector<Identifier>& identifiers) {
     CB_CHECK(!identifiers.empty());

@@ -1,7 +1,6 @@
 // ledger_common.cpp: see ledger_common.hpp.
 #include "pg/ledger_common.hpp"
 
-#include "core/crypto.hpp"
 #include "core/ledger_chain.hpp"
 #include "pg/check.hpp"
 #include "pg/postgres.hpp"
@@ -14,16 +13,7 @@ extern "C" {
 
 namespace corebank::pg::ledger {
 
-std::string random_uuid() {
-    const std::string bytes = core::random_bytes(16);
-    Uuid uuid;
-    for (std::size_t index = 0; index < uuid.bytes.size(); ++index) {
-        uuid.bytes[index] = static_cast<unsigned char>(bytes[index]);
-    }
-    uuid.bytes[6] = static_cast<unsigned char>((uuid.bytes[6] & 0x0F) | 0x40);  // version 4
-    uuid.bytes[8] = static_cast<unsigned char>((uuid.bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
-    return uuid_to_string(uuid);
-}
+std::string random_uuid() { return uuid_to_string(random_uuid_v4()); }
 
 namespace {
 

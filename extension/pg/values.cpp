@@ -1,6 +1,8 @@
 // values.cpp: see values.hpp.
 #include "pg/values.hpp"
 
+#include "core/crypto.hpp"
+
 namespace corebank::pg {
 
 namespace {
@@ -11,6 +13,17 @@ constexpr std::size_t phone_digits_max = 15;
 constexpr std::size_t password_hash_length_max = 512;
 
 }  // namespace
+
+Uuid random_uuid_v4() {
+    const std::string random = core::random_bytes(16);
+    Uuid uuid;
+    for (std::size_t index = 0; index < uuid.bytes.size(); ++index) {
+        uuid.bytes[index] = static_cast<unsigned char>(random[index]);
+    }
+    uuid.bytes[6] = static_cast<unsigned char>((uuid.bytes[6] & 0x0F) | 0x40);  // version 4
+    uuid.bytes[8] = static_cast<unsigned char>((uuid.bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
+    return uuid;
+}
 
 std::string uuid_to_string(const Uuid& uuid) {
     constexpr char hex_digits[] = "0123456789abcdef";

@@ -22,6 +22,10 @@ struct Uuid {
 // Canonical 8-4-4-4-12 lower-case text.
 std::string uuid_to_string(const Uuid& uuid);
 
+// A random (version 4, RFC 4122 variant) UUID from the CSPRNG: the ids the
+// extension assigns itself (transactions, event customers).
+Uuid random_uuid_v4();
+
 // Emails are compared trimmed (ASCII whitespace) and ASCII lower-cased. ASCII
 // only on purpose: the result must not depend on the database's collation,
 // and the same function backs the SQL helper corebank_internal.normalize_email.
