@@ -8,7 +8,7 @@
 -- body or CHECK writes one of them out again. Method: the domain and the
 -- catalog (pg_constraint, pg_proc, information_schema.columns).
 BEGIN;
-SELECT plan(20);
+SELECT plan(21);
 
 SELECT has_domain('corebank', 'amount_minor', 'the money domain exists');
 SELECT is((SELECT format_type(typbasetype, NULL) FROM pg_type
@@ -66,6 +66,8 @@ SELECT throws_ok($$SELECT corebank_internal.money_penalty('FIXED_DEPOSIT', DATE 
 -- An error text that names the cap spells the number from limits.hpp.
 SELECT throws_ok($$SELECT corebank_internal.interest_effective_rate_bp(1000000000000001, 100, NULL)$$,
                  'CBV00', 'balance_minor: is outside +-1000000000000000', 'a balance beyond the cap names it in full');
+SELECT throws_ok($$SELECT corebank_internal.money_apply_bp(100, 100001)$$,
+                 'CBV00', 'bp: must be 0 to 100000', 'a rate beyond its cap names it in full');
 
 -- No copy of a limit in the catalog.
 SELECT is_empty(

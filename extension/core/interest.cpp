@@ -47,7 +47,9 @@ std::optional<std::string> tiers_problem(const std::vector<Tier>& tiers) {
         if (tier.from_minor < 0 || tier.from_minor > amount_minor_max) {
             return "a tier starts outside 0.." + std::to_string(amount_minor_max);
         }
-        if (tier.rate_bp < 0 || tier.rate_bp > rate_bp_max) return "a tier rate must be 0 to 100000 basis points";
+        if (tier.rate_bp < 0 || tier.rate_bp > rate_bp_max) {
+            return "a tier rate must be 0 to " + std::to_string(rate_bp_max) + " basis points";
+        }
     }
     return std::nullopt;
 }

@@ -38,7 +38,9 @@ interest::Micro micro_argument(FunctionCallInfo fcinfo, int index, const char* n
 
 std::int32_t rate_argument(FunctionCallInfo fcinfo, int index) {
     const std::int32_t rate_bp = args::int4(fcinfo, index).value_or(0);
-    if (rate_bp < 0 || rate_bp > interest::rate_bp_max) args::throw_validation("rate_bp: must be 0 to 100000");
+    if (rate_bp < 0 || rate_bp > interest::rate_bp_max) {
+        args::throw_validation("rate_bp: must be 0 to " + std::to_string(interest::rate_bp_max));
+    }
     return rate_bp;
 }
 
@@ -110,7 +112,9 @@ COREBANK_FUNCTION(money_apply_bp) {
     if (amount_minor < 0 || amount_minor > interest::amount_minor_max) {
         args::throw_validation("amount_minor: is outside 0.." + std::to_string(interest::amount_minor_max));
     }
-    if (bp < 0 || bp > interest::rate_bp_max) args::throw_validation("bp: must be 0 to 100000");
+    if (bp < 0 || bp > interest::rate_bp_max) {
+        args::throw_validation("bp: must be 0 to " + std::to_string(interest::rate_bp_max));
+    }
     PG_RETURN_INT64(interest::apply_bp(amount_minor, bp));
 }
 

@@ -129,6 +129,8 @@ TEST(InterestTest, ChecksTiers) {
     // The limit in the text is limits::amount_minor_max, written out.
     EXPECT_EQ(interest::tiers_problem({{0, 100}, {interest::amount_minor_max + 1, 200}}),
               std::optional<std::string>("a tier starts outside 0..1000000000000000"));
+    EXPECT_EQ(interest::tiers_problem({{0, interest::rate_bp_max + 1}}),
+              std::optional<std::string>("a tier rate must be 0 to 100000 basis points"));
 }
 
 // Goal: micro amounts cross to SQL as text and back unchanged, beyond a bigint.
