@@ -71,6 +71,13 @@ std::string random_bytes(std::size_t count) {
 
 std::string random_token() { return base64url_encode(random_bytes(limits::auth::opaque_token_bytes)); }
 
+std::string random_uuid_v4_bytes() {
+    std::string bytes = random_bytes(16);
+    bytes[6] = static_cast<char>((static_cast<unsigned char>(bytes[6]) & 0x0F) | 0x40);  // version 4
+    bytes[8] = static_cast<char>((static_cast<unsigned char>(bytes[8]) & 0x3F) | 0x80);  // RFC 4122 variant
+    return bytes;
+}
+
 bool constant_time_equal(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     if (a.empty()) return true;

@@ -25,6 +25,9 @@ std::string hex_encode(std::string_view bytes);
 std::string random_bytes(std::size_t count);
 // A fresh opaque token: base64url of opaque_token_bytes random bytes.
 std::string random_token();
+// The 16 bytes of a random (version 4, RFC 4122 variant) UUID: the one place
+// that sets those bits, for the extension's ids and the tier's alike.
+std::string random_uuid_v4_bytes();
 
 // Constant-time equality (CRYPTO_memcmp); unequal lengths compare unequal.
 bool constant_time_equal(std::string_view a, std::string_view b);

@@ -15,13 +15,11 @@ constexpr std::size_t password_hash_length_max = 512;
 }  // namespace
 
 Uuid random_uuid_v4() {
-    const std::string random = core::random_bytes(16);
+    const std::string random = core::random_uuid_v4_bytes();
     Uuid uuid;
     for (std::size_t index = 0; index < uuid.bytes.size(); ++index) {
         uuid.bytes[index] = static_cast<unsigned char>(random[index]);
     }
-    uuid.bytes[6] = static_cast<unsigned char>((uuid.bytes[6] & 0x0F) | 0x40);  // version 4
-    uuid.bytes[8] = static_cast<unsigned char>((uuid.bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
     return uuid;
 }
 

@@ -59,6 +59,18 @@ TEST(ConstantTimeEqual, EqualityAndInequality) {
     EXPECT_FALSE(core::constant_time_equal(std::string("a\0b", 3), std::string("a\0c", 3)));
 }
 
+// Goal: every random UUID carries version 4 and the RFC 4122 variant, and
+// the other 122 bits vary (two draws differ).
+TEST(RandomUuidV4Bytes, VersionVariantAndFreshness) {
+    for (int draw = 0; draw < 1000; ++draw) {
+        const std::string bytes = core::random_uuid_v4_bytes();
+        ASSERT_EQ(bytes.size(), 16u);
+        EXPECT_EQ(static_cast<unsigned char>(bytes[6]) & 0xF0, 0x40);
+        EXPECT_EQ(static_cast<unsigned char>(bytes[8]) & 0xC0, 0x80);
+    }
+    EXPECT_NE(core::random_uuid_v4_bytes(), core::random_uuid_v4_bytes());
+}
+
 // Goal: random_bytes gives the requested count, and two draws differ.
 TEST(RandomBytes, LengthAndFreshness) {
     EXPECT_EQ(core::random_bytes(0).size(), 0u);

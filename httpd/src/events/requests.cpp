@@ -5,6 +5,7 @@
 
 #include "core/base64url.hpp"
 #include "core/events_identity.hpp"
+#include "core/name_text.hpp"
 #include "events/responses.hpp"
 
 namespace corebank::httpd::events {
@@ -20,11 +21,6 @@ const char* const selector_names[] = {"userId", "zbIdSubject", "phone", "email",
 
 [[noreturn]] void refuse(const char* type, json loc, const std::string& msg, json input) {
     throw ValidationFailure(json::array({validation_item(type, std::move(loc), msg, std::move(input))}));
-}
-
-bool member_id_char(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-           c == ':' || c == '-';
 }
 
 std::optional<std::int64_t> parse_int64(const std::string& text) {
@@ -160,9 +156,7 @@ std::string read_customer_id(const HttpRequest& request) {
 std::string read_member_id(const HttpRequest& request) {
     const auto it = request.path_params.find("memberId");
     const std::string member_id = it == request.path_params.end() ? "" : it->second;
-    bool valid = !member_id.empty() && member_id.size() <= member_id_length_max;
-    for (const char c : member_id) valid = valid && member_id_char(c);
-    if (!valid)
+    if (!core::is_name_text(member_id, member_id_length_max))
         refuse("string_pattern_mismatch", json::array({"path", "memberId"}),
                "String should match pattern '^[A-Za-z0-9._:-]{1,64}$'", member_id.substr(0, 200));
     return member_id;

@@ -45,10 +45,7 @@ std::string request_hash(const VerifyKeys& keys, std::string_view operation, std
 }
 
 std::string new_session_id() {
-    std::string bytes = core::random_bytes(16);
-    bytes[6] = static_cast<char>((static_cast<unsigned char>(bytes[6]) & 0x0F) | 0x40);  // version 4
-    bytes[8] = static_cast<char>((static_cast<unsigned char>(bytes[8]) & 0x3F) | 0x80);  // RFC 4122 variant
-    const std::string hex = core::hex_encode(bytes);
+    const std::string hex = core::hex_encode(core::random_uuid_v4_bytes());
     return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" + hex.substr(16, 4) + "-" +
            hex.substr(20, 12);
 }
