@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "core/posting_rules.hpp"
 #include "pg/check.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/ledger_posting.hpp"
@@ -16,7 +17,6 @@ namespace corebank::pg::deposits {
 
 namespace {
 
-using core::sqlstate_unprocessable;
 using core::sqlstate_validation;
 using ledger::fail;
 using nlohmann::json;
@@ -40,18 +40,6 @@ constexpr const char activity_sql[] =
     "WHERE d.id = ANY ($1::uuid[])";
 
 /*---- helpers ----*/
-
-}  // namespace
-
-std::string minor_text(std::int64_t minor) {
-    const bool negative = minor < 0;
-    const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(minor) : static_cast<std::uint64_t>(minor);
-    std::string cents = std::to_string(magnitude % 100);
-    if (cents.size() < 2) cents.insert(0, "0");
-    return (negative ? "-" : "") + std::to_string(magnitude / 100) + "." + cents;
-}
-
-namespace {
 
 std::set<std::string> id_list(const json& root, const char* name) {
     std::set<std::string> ids;
@@ -93,39 +81,6 @@ std::map<std::string, std::int64_t> deposit_minimums(const posting::Accounts& ac
 
 }  // namespace
 
-bool check_account_state(const posting::Account& account, std::int64_t delta, const std::optional<std::int64_t>& minimum,
-                         bool customer_initiated, bool keep_minimum) {
-    const std::string& number = account.account_number;
-    const bool debit = delta < 0;
-    if (!minimum) {
-        // A bare ledger account: the ledger's rule.
-        if (account.status != "ACTIVE") fail(sqlstate_unprocessable, "account " + number + " is " + account.status);
-        return false;
-    }
-    if (account.status == "PENDING_ACTIVATION") {
-        fail(sqlstate_unprocessable, "account " + number + " is not activated yet (PENDING_ACTIVATION)");
-    }
-    if (account.status == "CLOSED") fail(sqlstate_unprocessable, "account " + number + " is CLOSED");
-    if (account.status == "FROZEN" && debit) {
-        fail(sqlstate_unprocessable, "account " + number + " is FROZEN: debits are refused");
-    }
-    bool reactivate = false;
-    if (account.status == "DORMANT") {
-        if (customer_initiated) {
-            reactivate = true;
-        } else if (debit) {
-            fail(sqlstate_unprocessable,
-                 "account " + number + " is DORMANT: only a customer-initiated posting reactivates it");
-        }
-    }
-    // A zero minimum leaves the overdraft limit (the engine's) to decide.
-    if (debit && *minimum > 0 && keep_minimum && account.balance_minor + delta < *minimum) {
-        fail(sqlstate_unprocessable,
-             "the posting would take account " + number + " below its minimum balance of " + minor_text(*minimum));
-    }
-    return reactivate;
-}
-
 void reactivate_account(const std::string& account_id, const std::string& actor_id) {
     spi::execute(reactivate_sql, {spi::Arg::text(account_id), spi::Arg::text(actor_id)});
 }
@@ -159,10 +114,11 @@ std::string post(const core::ledger::Request& request, const Rules& rules) {
         const auto minimum = minimums.find(account_id);
         const std::optional<std::int64_t> product_minimum =
             minimum == minimums.end() ? std::nullopt : std::optional<std::int64_t>(minimum->second);
-        const bool reactivate =
-            check_account_state(account, delta->second, product_minimum, rules.customer.count(account_id) > 0,
-                                rules.minimum_balance.count(account_id) > 0);
-        if (reactivate) reactivate_account(account_id, header.operator_id);
+        const core::posting_rules::DepositOutcome outcome = core::posting_rules::deposit_account(
+            posting::account_facts(account), delta->second, product_minimum, rules.customer.count(account_id) > 0,
+            rules.minimum_balance.count(account_id) > 0);
+        core::posting_rules::require(outcome.decision);
+        if (outcome.reactivate) reactivate_account(account_id, header.operator_id);
         // The state table allowed this posting: the engine's ACTIVE check is
         // the ledger's default, which the rules above replace.
         account.status = "ACTIVE";

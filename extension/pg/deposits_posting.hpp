@@ -7,7 +7,8 @@
 //   1. locks the ledger accounts of the lines (posting::load_accounts, id
 //      order: the engine's own lock order);
 //   2. decides each account by its status, its net movement in this posting
-//      (credit or debit) and who initiated it:
+//      (credit or debit) and who initiated it (core/posting_rules.hpp:
+//      deposit_account, which the batch of transfers calls too):
 //        PENDING_ACTIVATION, CLOSED  refused
 //        FROZEN                      credits only
 //        DORMANT                     a customer-initiated posting reactivates
@@ -43,23 +44,11 @@ struct Rules {
 // {customer: [uuid...], minimumBalance: [uuid...]}; CBV00 when malformed.
 Rules parse_rules(const std::string& json_text);
 
-// The state table (step 2 above) for one account whose net movement in the
-// posting is `delta` (credits minus debits). `minimum`: the product minimum
-// balance of a deposit account, nullopt for a bare ledger account.
-// customer_initiated: the owner asked for it (a DORMANT account reactivates);
-// keep_minimum: a debit may not go below `minimum`. CB422 when refused;
-// true when the posting reactivates the account.
-bool check_account_state(const posting::Account& account, std::int64_t delta, const std::optional<std::int64_t>& minimum,
-                         bool customer_initiated, bool keep_minimum);
-
 // Step 2's reactivation of a DORMANT account (status ACTIVE, history row),
 // and step 4's activity date of the accounts whose owners initiated a
 // posting. Inside the caller's SPI connection.
 void reactivate_account(const std::string& account_id, const std::string& actor_id);
 void record_customer_activity(const std::vector<std::string>& account_ids);
-
-// "12.34" from 1234: both currencies of the platform have 2 minor units.
-std::string minor_text(std::int64_t minor);
 
 // Posts `request` (already parsed, Dialect::ledger_post) under the rules;
 // returns the new transaction's id. Runs inside the caller's SPI connection.

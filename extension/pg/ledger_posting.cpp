@@ -14,6 +14,7 @@
 #include "core/crypto.hpp"
 #include "core/ledger.hpp"
 #include "core/ledger_chain.hpp"
+#include "core/posting_rules.hpp"
 #include "pg/check.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/ledger_guard.hpp"
@@ -29,6 +30,7 @@ using core::sqlstate_unprocessable;
 using ledger::fail;
 using ledger::lock_open_period;
 using nlohmann::json;
+namespace rules = core::posting_rules;
 
 /*---- statements ----*/
 
@@ -132,10 +134,7 @@ std::vector<std::string> distinct_gl_ids(const std::vector<Line>& lines) {
 }
 
 struct GlAccount {
-    std::string code;
-    std::string currency;
-    bool active = false;
-    bool allow_manual = false;
+    rules::GlFacts facts;  // code, currency, active, allow_manual
     bool never_posted = false;
 };
 
@@ -144,8 +143,9 @@ std::map<std::string, GlAccount> read_gl_accounts(const std::vector<std::string>
     std::map<std::string, GlAccount> accounts;
     for (std::uint64_t row = 0; row < rows; ++row) {
         accounts[spi::get_text(row, 1).value()] =
-            GlAccount{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(), spi::get_bool(row, 4).value(),
-                      spi::get_bool(row, 5).value(), spi::get_bool(row, 6).value()};
+            GlAccount{rules::GlFacts{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(),
+                                     spi::get_bool(row, 4).value(), spi::get_bool(row, 5).value()},
+                      spi::get_bool(row, 6).value()};
     }
     return accounts;
 }
@@ -160,21 +160,13 @@ std::map<std::string, std::int64_t> account_deltas(const std::vector<Line>& line
     return deltas;
 }
 
-// A posting that lowers a balance may not take it below the overdraft
-// limit; one that raises it is always accepted (a deposit into an account
-// already past a lowered limit must not be refused).
+// The overdraft and overflow rule (core/posting_rules.hpp: balance_limit)
+// for each account, in account id order.
 void check_limits(const std::vector<Line>& lines, const Accounts& accounts) {
     for (const auto& [account_id, delta] : account_deltas(lines)) {
         const auto found = accounts.find(account_id);
         CB_CHECK(found != accounts.end());
-        const Account& account = found->second;
-        std::int64_t balance_after = 0;
-        if (__builtin_add_overflow(account.balance_minor, delta, &balance_after)) {
-            fail(sqlstate_unprocessable, "the posting would overflow account " + account.account_number);
-        }
-        if (delta < 0 && balance_after < -account.allow_overdraft_minor) {
-            fail(sqlstate_unprocessable, "insufficient funds in account " + account.account_number);
-        }
+        rules::require(rules::balance_limit(account_facts(found->second), delta));
     }
 }
 
@@ -229,6 +221,11 @@ void insert_entries(const Header& header, const std::vector<Line>& lines, const 
 }
 
 }  // namespace
+
+rules::AccountFacts account_facts(const Account& account) {
+    return rules::AccountFacts{account.account_number, account.status, account.balance_minor,
+                               account.allow_overdraft_minor};
+}
 
 void mark_first_postings(const std::vector<Line>& lines) {
     spi::execute(first_posted_sql, {spi::Arg::text_array(distinct_gl_ids(lines))});
@@ -366,22 +363,17 @@ void bind_accounts(std::vector<Line>& lines, const Accounts& accounts) {
     for (Line& line : lines) {
         if (!line.account_id) continue;
         const auto found = accounts.find(*line.account_id);
-        if (found == accounts.end()) fail(sqlstate_not_found, line_name(line) + ".accountId: account not found");
+        rules::require(rules::account_found(found != accounts.end(), line_name(line) + ".accountId"));
         const Account& account = found->second;
-        // Issue 4 grows the rules for FROZEN, DORMANT and CLOSED accounts.
-        if (account.status != "ACTIVE") {
-            fail(sqlstate_unprocessable, "account " + account.account_number + " is " + account.status);
-        }
+        // The deposit rules (pg/deposits_posting.cpp) replace this one for
+        // deposit accounts, marking the accounts they allowed ACTIVE.
+        rules::require(rules::ledger_account_active(account_facts(account)));
         if (line.currency.empty()) line.currency = account.currency;
-        if (line.currency != account.currency) {
-            fail(sqlstate_unprocessable,
-                 line_name(line) + ": account " + account.account_number + " is in " + account.currency);
-        }
+        rules::require(
+            rules::account_currency(line_name(line), account.account_number, account.currency, line.currency));
         if (line.gl_account_id.empty()) line.gl_account_id = account.gl_account_id;
-        if (line.gl_account_id != account.gl_account_id) {
-            fail(sqlstate_unprocessable,
-                 line_name(line) + ": glAccountId is not the control account of account " + account.account_number);
-        }
+        rules::require(rules::control_account(line_name(line), account.account_number, account.gl_account_id,
+                                              line.gl_account_id));
     }
 }
 
@@ -391,17 +383,12 @@ bool check_gl_accounts(std::vector<Line>& lines, GlRule rule) {
     for (Line& line : lines) {
         CB_CHECK(!line.gl_account_id.empty());
         const auto found = accounts.find(line.gl_account_id);
-        if (found == accounts.end()) fail(sqlstate_not_found, line_name(line) + ".glAccountId: GL account not found");
+        rules::require(rules::gl_found(found != accounts.end(), line_name(line)));
         const GlAccount& gl = found->second;
-        const std::string label = "GL account " + gl.code + " (" + gl.currency + ")";
-        if (!gl.active) fail(sqlstate_unprocessable, label + " is inactive");
-        if (line.currency.empty()) line.currency = gl.currency;
-        if (line.currency != gl.currency) {
-            fail(sqlstate_unprocessable, line_name(line) + ": " + label + " does not take " + line.currency);
-        }
-        if (rule == GlRule::manual && !gl.allow_manual) {
-            fail(sqlstate_unprocessable, label + " does not allow manual posting");
-        }
+        rules::require(rules::gl_active(gl.facts));
+        if (line.currency.empty()) line.currency = gl.facts.currency;
+        rules::require(rules::gl_currency(line_name(line), gl.facts, line.currency));
+        if (rule == GlRule::manual) rules::require(rules::gl_manual(gl.facts));
         first_posting = first_posting || gl.never_posted;
     }
     return first_posting;
@@ -417,9 +404,7 @@ void check_balanced(const std::vector<Line>& lines) {
         item.amount_minor = line.amount_minor;
         plain.push_back(std::move(item));
     }
-    if (const std::optional<std::string> currency = core::ledger::unbalanced_currency(plain)) {
-        fail(sqlstate_unprocessable, "transaction is not balanced in " + *currency);
-    }
+    rules::require(rules::balanced(plain));
 }
 
 ValueDate check_value_date(const std::optional<std::string>& value_date, bool lock_period) {
@@ -446,10 +431,8 @@ ValueDate check_value_date(const std::optional<std::string>& value_date, bool lo
 
 void check_branch(const std::string& branch_id) {
     const std::uint64_t rows = spi::execute(branch_sql, {spi::Arg::text(branch_id)});
-    if (rows == 0) fail(sqlstate_not_found, "branchId: branch not found");
-    if (!spi::get_bool(0, 2).value()) {
-        fail(sqlstate_unprocessable, "branch " + spi::get_text(0, 1).value() + " is inactive");
-    }
+    rules::require(rules::branch_found(rows > 0));
+    rules::require(rules::branch_active(spi::get_text(0, 1).value(), spi::get_bool(0, 2).value()));
 }
 
 void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule) {

@@ -32,6 +32,7 @@
 
 #include "core/ledger.hpp"
 #include "core/ledger_chain.hpp"
+#include "core/posting_rules.hpp"
 #include "pg/postgres.hpp"
 
 namespace corebank::pg::posting {
@@ -73,6 +74,9 @@ struct Account {
     std::int64_t allow_overdraft_minor = 0;
 };
 using Accounts = std::map<std::string, Account>;
+
+// What the rules of core/posting_rules.hpp read of an account.
+core::posting_rules::AccountFacts account_facts(const Account& account);
 
 enum class GlRule { any, manual };
 

@@ -18,6 +18,7 @@
 #include "core/crypto.hpp"
 #include "core/errors.hpp"
 #include "core/ledger_chain.hpp"
+#include "core/posting_rules.hpp"
 #include "pg/check.hpp"
 #include "pg/deposits_posting.hpp"
 #include "pg/ledger_common.hpp"
@@ -32,6 +33,7 @@ namespace {
 using core::transfer_batch::Transfer;
 using core::transfer_batch::TransferBatch;
 using nlohmann::json;
+namespace rules = core::posting_rules;
 
 /*---- statements ----*/
 
@@ -103,9 +105,7 @@ struct AccountState {
 };
 
 struct GlState {
-    std::string code;
-    std::string currency;
-    bool active = false;
+    rules::GlFacts facts;  // code, currency, active (allow_manual unused: transfers are not manual journals)
     bool never_posted = false;
 };
 
@@ -162,8 +162,10 @@ std::map<std::string, GlState> read_gl_accounts(const std::map<std::string, Acco
     if (ids.empty()) return gls;
     const std::uint64_t rows = spi::execute_generic(gl_accounts_sql, {id_list(ids)});
     for (std::uint64_t row = 0; row < rows; ++row) {
-        gls[spi::get_text(row, 1).value()] = GlState{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(),
-                                                     spi::get_bool(row, 4).value(), spi::get_bool(row, 5).value()};
+        gls[spi::get_text(row, 1).value()] =
+            GlState{rules::GlFacts{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(),
+                                   spi::get_bool(row, 4).value(), false},
+                    spi::get_bool(row, 5).value()};
     }
     return gls;
 }
@@ -183,14 +185,6 @@ std::optional<std::string> actor_branch(const std::string& actor_id) {
     return rows == 0 ? std::nullopt : spi::get_text(0, 1);
 }
 
-[[noreturn]] void refuse(const std::string& message) {
-    throw core::CoreError(core::sqlstate_unprocessable, message);
-}
-
-[[noreturn]] void not_found(const std::string& field) {
-    throw core::CoreError(core::sqlstate_not_found, field + ": account not found");
-}
-
 // Decides every transfer against the running state. decide() changes the
 // state only after every check of the transfer passed, saving what it
 // changes first, so that undo_chain() can take back a whole chain when one
@@ -208,18 +202,14 @@ public:
         AccountState& target = account(t.to_account_id, "toAccountId");
         const std::string& from_number = source.ledger.account_number;
         const std::string& to_number = target.ledger.account_number;
-        if (t.currency && *t.currency != source.ledger.currency) {
-            refuse("currency: account " + from_number + " is in " + source.ledger.currency);
+        // The rules of core/posting_rules.hpp, in this engine's order.
+        if (t.currency) {
+            rules::require(rules::account_currency("currency", from_number, source.ledger.currency, *t.currency));
         }
-        if (source.ledger.currency != target.ledger.currency) {
-            refuse("cross-currency transfers are not taken in a batch: use POST /v1/transfers (account " + from_number +
-                   " is in " + source.ledger.currency + ", " + to_number + " in " + target.ledger.currency + ")");
-        }
+        rules::require(
+            rules::batch_same_currency(from_number, source.ledger.currency, to_number, target.ledger.currency));
         for (const AccountState* side : {&source, &target}) {
-            if (side->account_type == "FIXED_DEPOSIT") {
-                refuse("fixed deposit accounts are not taken in a batch: use POST /v1/transfers (account " +
-                       side->ledger.account_number + ")");
-            }
+            rules::require(rules::batch_not_fixed_deposit(side->ledger.account_number, side->account_type));
         }
         const std::string branch_id = actor_branch_.value_or(source.branch_id);
         check_branch(branch_id);
@@ -228,24 +218,24 @@ public:
 
         // Between two accounts of one customer, both ends are the customer's doing.
         const bool target_customer = source.customer_id && source.customer_id == target.customer_id;
-        const bool reactivate_source = deposits::check_account_state(source.ledger, -t.amount_minor,
-                                                                     source.minimum_balance, true, !source.internal);
-        const bool reactivate_target = deposits::check_account_state(target.ledger, t.amount_minor,
-                                                                     target.minimum_balance, target_customer, false);
-        std::int64_t source_after = 0;
-        std::int64_t target_after = 0;
-        if (__builtin_sub_overflow(source.ledger.balance_minor, t.amount_minor, &source_after)) {
-            refuse("the posting would overflow account " + from_number);
-        }
-        if (source_after < -source.ledger.allow_overdraft_minor) refuse("insufficient funds in account " + from_number);
-        if (__builtin_add_overflow(target.ledger.balance_minor, t.amount_minor, &target_after)) {
-            refuse("the posting would overflow account " + to_number);
-        }
+        const rules::AccountFacts source_facts = posting::account_facts(source.ledger);
+        const rules::AccountFacts target_facts = posting::account_facts(target.ledger);
+        const rules::DepositOutcome source_outcome =
+            rules::deposit_account(source_facts, -t.amount_minor, source.minimum_balance, true, !source.internal);
+        rules::require(source_outcome.decision);
+        const rules::DepositOutcome target_outcome =
+            rules::deposit_account(target_facts, t.amount_minor, target.minimum_balance, target_customer, false);
+        rules::require(target_outcome.decision);
+        const bool reactivate_source = source_outcome.reactivate;
+        const bool reactivate_target = target_outcome.reactivate;
+        rules::require(rules::balance_limit(source_facts, -t.amount_minor));
+        rules::require(rules::balance_limit(target_facts, t.amount_minor));
 
         remember(t.from_account_id, source);
         remember(t.to_account_id, target);
-        source.ledger.balance_minor = source_after;
-        target.ledger.balance_minor = target_after;
+        // Cannot overflow: balance_limit allowed both movements.
+        source.ledger.balance_minor -= t.amount_minor;
+        target.ledger.balance_minor += t.amount_minor;
         for (auto [state, reactivate] : {std::pair{&source, reactivate_source}, std::pair{&target, reactivate_target}}) {
             if (!reactivate) continue;
             state->ledger.status = "ACTIVE";
@@ -274,21 +264,21 @@ public:
 private:
     AccountState& account(const std::string& id, const char* field) {
         const auto found = accounts_.find(id);
-        if (found == accounts_.end() || !found->second.deposit) not_found(field);
+        rules::require(rules::account_found(found != accounts_.end() && found->second.deposit, field));
         return found->second;
     }
 
     void check_branch(const std::string& branch_id) const {
         const auto found = branches_.find(branch_id);
         CB_CHECK(found != branches_.end());  // read for every branch a transfer can use
-        if (!found->second.active) refuse("branch " + found->second.code + " is inactive");
+        rules::require(rules::branch_active(found->second.code, found->second.active));
     }
 
     void check_gl(const AccountState& state) const {
         const auto found = gls_.find(state.ledger.gl_account_id);
         CB_CHECK(found != gls_.end());  // a foreign key of ledger_accounts
-        const GlState& gl = found->second;
-        if (!gl.active) refuse("GL account " + gl.code + " (" + gl.currency + ") is inactive");
+        const rules::GlFacts& gl = found->second.facts;
+        rules::require(rules::gl_active(gl));
         CB_CHECK(gl.currency == state.ledger.currency);  // the composite foreign key
     }
 
