@@ -94,6 +94,11 @@ bool reactivates(const AccountFacts& account, bool customer_initiated) {
     return account.status == "DORMANT" && customer_initiated;
 }
 
+bool same_customer(const std::optional<std::string>& from_customer_id,
+                   const std::optional<std::string>& to_customer_id) {
+    return from_customer_id.has_value() && from_customer_id == to_customer_id;
+}
+
 std::string minor_text(std::int64_t minor) {
     const bool negative = minor < 0;
     // Unsigned negation: INT64_MIN has no positive int64.
@@ -166,6 +171,14 @@ Decision branch_active(const std::string& code, bool active) {
 }
 
 /*---- the transaction ----*/
+
+Decision value_date_not_after(const std::string& value_date, const std::string& business_date) {
+    invariant(ledger::is_iso_date(value_date) && ledger::is_iso_date(business_date), "dates are YYYY-MM-DD");
+    if (value_date > business_date) {
+        return unprocessable("valueDate must not be after the business date " + business_date);
+    }
+    return Decision::allow();
+}
 
 Decision balanced(const std::vector<ledger::Line>& lines) {
     if (const std::optional<std::string> currency = ledger::unbalanced_currency(lines)) {

@@ -94,6 +94,12 @@ Decision account_state(const AccountFacts& account, Direction direction, bool cu
 // A DORMANT account goes back to ACTIVE when its owner initiates a posting.
 bool reactivates(const AccountFacts& account, bool customer_initiated);
 
+// A transfer between two accounts of one customer is that customer's doing
+// at both ends (the credited account counts as customer-initiated too).
+// Accounts without a customer (internal ones) belong to nobody.
+bool same_customer(const std::optional<std::string>& from_customer_id,
+                   const std::optional<std::string>& to_customer_id);
+
 // "12.34" from 1234: both currencies of the platform have 2 minor units.
 std::string minor_text(std::int64_t minor);
 
@@ -135,6 +141,10 @@ Decision branch_found(bool found);
 Decision branch_active(const std::string& code, bool active);
 
 /*---- the transaction ----*/
+
+// Dates are YYYY-MM-DD, which order like the dates they name:
+// CB422 "valueDate must not be after the business date <today>".
+Decision value_date_not_after(const std::string& value_date, const std::string& business_date);
 
 // CB422 "transaction is not balanced in <CUR>" for the first currency whose
 // debits and credits differ.

@@ -414,8 +414,7 @@ ValueDate check_value_date(const std::optional<std::string>& value_date, bool lo
     const std::int64_t now_us = spi::get_int(0, 2).value();
     const std::string date = value_date.value_or(today);
     CB_CHECK(core::ledger::is_iso_date(date));
-    // YYYY-MM-DD strings order like the dates they name.
-    if (date > today) fail(sqlstate_unprocessable, "valueDate must not be after the business date " + today);
+    rules::require(rules::value_date_not_after(date, today));
 
     const std::string period = date.substr(0, 7);
     if (lock_period) {

@@ -216,8 +216,7 @@ public:
         check_gl(source);
         check_gl(target);
 
-        // Between two accounts of one customer, both ends are the customer's doing.
-        const bool target_customer = source.customer_id && source.customer_id == target.customer_id;
+        const bool target_customer = rules::same_customer(source.customer_id, target.customer_id);
         const rules::AccountFacts source_facts = posting::account_facts(source.ledger);
         const rules::AccountFacts target_facts = posting::account_facts(target.ledger);
         const rules::DepositOutcome source_outcome =

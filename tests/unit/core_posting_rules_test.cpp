@@ -276,6 +276,30 @@ TEST(PostingRules, BalancedPerCurrency) {
                    sqlstate_unprocessable, "transaction is not balanced in USD");
 }
 
+TEST(PostingRules, ValueDateUpToTheBusinessDate) {
+    expect_ok(rules::value_date_not_after("2026-11-25", "2026-11-25"));
+    expect_ok(rules::value_date_not_after("2025-12-31", "2026-01-01"));
+    expect_refused(rules::value_date_not_after("2026-11-26", "2026-11-25"), sqlstate_unprocessable,
+                   "valueDate must not be after the business date 2026-11-25");
+    expect_refused(rules::value_date_not_after("2027-01-01", "2026-12-31"), sqlstate_unprocessable,
+                   "valueDate must not be after the business date 2026-12-31");
+    try {
+        (void)rules::value_date_not_after("25/11/2026", "2026-11-25");
+        FAIL() << "a date that is not YYYY-MM-DD was compared";
+    } catch (const CoreError& e) {
+        EXPECT_STREQ(e.sqlstate(), sqlstate_internal);
+    }
+}
+
+TEST(PostingRules, SameCustomerNeedsOneCustomerAtBothEnds) {
+    EXPECT_TRUE(rules::same_customer(std::string("c1"), std::string("c1")));
+    EXPECT_FALSE(rules::same_customer(std::string("c1"), std::string("c2")));
+    EXPECT_FALSE(rules::same_customer(std::string("c1"), std::nullopt));
+    EXPECT_FALSE(rules::same_customer(std::nullopt, std::string("c1")));
+    // Two internal accounts belong to nobody, not to one customer.
+    EXPECT_FALSE(rules::same_customer(std::nullopt, std::nullopt));
+}
+
 TEST(PostingRules, BatchRefusesCrossCurrencyAndFixedDeposits) {
     expect_ok(rules::batch_same_currency("1000000001", "USD", "1000000002", "USD"));
     expect_refused(rules::batch_same_currency("1000000001", "USD", "1000000002", "ZWG"), sqlstate_unprocessable,
