@@ -171,6 +171,13 @@ inline constexpr Setting external_kyc_provider_mode =
     text("external_kyc_provider_mode", core_banking, Side::tier, "STUB",
          "External KYC checks: STUB (offline; contacts nothing, results labelled source=STUB).",
          "Also read as `EXTERNAL_KYC_PROVIDER_MODE`, without the `CORE_` prefix.");
+inline constexpr Setting auth_cache_ttl_ms =
+    integer("auth_cache_ttl_ms", core_banking, Side::tier, 2000, 0, 10'000, "ms",
+            "How long each corebankd process reuses an API key's verification and a staff token's session check "
+            "without asking the database; 0 asks on every request.",
+            "A revoked or changed key, session or user is evicted on every process within a second (LISTEN/NOTIFY); "
+            "while a process's listener connection is down it asks the database on every request. "
+            "[hot-path.md](design/hot-path.md).");
 
 /*---- verification sessions ----*/
 inline constexpr Setting verify_public_url =
@@ -232,7 +239,7 @@ inline constexpr const Setting* all[] = {
     &login_rate_window_s, &reset_rate_limit, &reset_rate_window_s, &signing_key_rotation_days, &reset_link_base,
     &app_name,
     &mail_transport, &mail_dir, &smtp_url, &mail_from, &data_key_file,
-    &policy_file, &external_kyc_provider_mode,
+    &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms,
     &verify_public_url, &verify_session_lifetime_s, &verify_client_token_ttl_s, &verify_image_bytes_max,
     &verify_check_provider, &verify_webhook_timeout_ms, &verify_webhook_backoff_base_s,
     &verify_webhook_backoff_max_s, &verify_webhook_attempts_max,

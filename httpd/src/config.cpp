@@ -141,6 +141,7 @@ const std::vector<Entry>& entries() {
                                                        " must be 1 to 32 of A-Z and _ (STUB is the built-in provider)");
                           c.external_kyc_provider_mode = mode;
                       }),
+        integer_entry(t::auth_cache_ttl_ms, &Config::auth_cache_ttl_ms),
         checked_entry(t::verify_public_url,
                       [](Config& c, const std::string& k, const std::string& v) {
                           if (!v.empty() && v.rfind("http://", 0) != 0 && v.rfind("https://", 0) != 0)

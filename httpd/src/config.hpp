@@ -67,6 +67,7 @@ struct Config {
     std::string policy_file{settings_table::policy_file.default_text};
     // External KYC checks' provider (01-core-banking.md): only the offline STUB exists.
     std::string external_kyc_provider_mode{settings_table::external_kyc_provider_mode.default_text};
+    int auth_cache_ttl_ms = settings_table::auth_cache_ttl_ms.default_integer;
     // verification (docs/verification.md)
     std::string verify_public_url{settings_table::verify_public_url.default_text};  // base of hostedUrl; empty: http://<listen>:<verify_port>
     int verify_session_lifetime_s = settings_table::verify_session_lifetime_s.default_integer;

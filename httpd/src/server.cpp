@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <condition_variable>
 #include <memory>
@@ -19,6 +20,8 @@
 #include "auth/context.hpp"
 #include "auth/statements.hpp"
 #include "banking/context.hpp"
+#include "banking/rate_flusher.hpp"
+#include "db_listener.hpp"
 #include "data_key.hpp"
 #include "events/context.hpp"
 #include "events/responses.hpp"
@@ -164,6 +167,33 @@ int run_server(const Config& config) {
         banking->policy = core_banking::OperationPolicy::from_file(config.policy_file);
         banking->verifier = context->verifier;
         banking->openapi_document = openapi_core_document();
+        // The hot path (docs/design/hot-path.md): caches evicted by the
+        // database's notifications, bypassed until the listener is subscribed.
+        std::unique_ptr<DbListener> listener;
+        std::unique_ptr<core_banking::RateFlusher> flusher;
+        if (config.auth_cache_ttl_ms > 0) {
+            auto hot_path = std::make_shared<core_banking::HotPath>(config.auth_cache_ttl_ms, [] {
+                return std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+            });
+            banking->hot_path = hot_path;
+            context->hot_path_event = [hot_path](const std::string& event) { hot_path->apply_event(event); };
+            ListenerCallbacks callbacks;
+            callbacks.on_event = [hot_path](const std::string& payload) { hot_path->apply_event(payload); };
+            callbacks.on_up = [hot_path] {
+                hot_path->listening();
+                log_info("hot path listener subscribed; authentication caches in use");
+            };
+            callbacks.on_down = [hot_path](const std::string& why) {
+                hot_path->deaf();
+                if (!why.empty())
+                    log_error("hot path listener down; every request checks its key and token in the database",
+                              {{"error", why}});
+            };
+            listener = std::make_unique<DbListener>(config.database_url, core_banking::hot_path_channel, callbacks);
+            flusher = std::make_unique<core_banking::RateFlusher>(make_db(), hot_path);
+        }
         auto core_options = service_options(config, "core", config.core_port);
         auto verify_options = service_options(config, "verify", config.verify_port);
         // Image uploads are raw bytes up to verify_image_bytes_max (the handler
@@ -194,6 +224,8 @@ int run_server(const Config& config) {
         Service events_service(events_options, events::make_router(event_service), &pool);
 
         maintenance.start();
+        if (listener) listener->start();
+        if (flusher) flusher->start();
         mail.start();
         webhooks.start();
         identity_service.start();
@@ -213,6 +245,8 @@ int run_server(const Config& config) {
         mail.stop();
         webhooks.stop();
         maintenance.stop();
+        if (listener) listener->stop();
+        if (flusher) flusher->stop();
         log_info("corebankd stopped");
         return 0;
     } catch (const std::exception& e) {

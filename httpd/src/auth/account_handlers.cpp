@@ -95,6 +95,7 @@ HttpResponse handle_logout(const Context& context, const HttpRequest& request, D
     const Caller caller = authenticate_user(context, request, db);
     expect_no_body(request.body);
     db.exec(sql::logout, {caller.user_id, caller.session_id});
+    context.hot_path_event("session:" + caller.session_id);
     return message_response("Logged out");
 }
 
@@ -102,6 +103,7 @@ HttpResponse handle_logout_all(const Context& context, const HttpRequest& reques
     const Caller caller = authenticate_user(context, request, db);
     expect_no_body(request.body);
     db.exec(sql::logout_all, {caller.user_id});
+    context.hot_path_event("user:" + caller.user_id);
     return message_response("Logged out of all sessions");
 }
 
@@ -123,6 +125,7 @@ HttpResponse handle_session_revoke(const Context& context, const HttpRequest& re
     const std::string id = request.path_params.at("id");
     if (!is_uuid(id)) throw bad_request("Session id must be a UUID");
     db.exec(sql::logout, {caller.user_id, id});
+    context.hot_path_event("session:" + id);
     return message_response("Session revoked");
 }
 
@@ -132,6 +135,7 @@ HttpResponse handle_deactivate(const Context& context, const HttpRequest& reques
     const auto hash = db.exec(sql::user_password_hash, {caller.user_id}).scalar();
     if (!hash || !password_verify(*hash, password)) throw invalid_credentials();
     db.exec(sql::deactivate, {caller.user_id});
+    context.hot_path_event("user:" + caller.user_id);
     return message_response("Your account has been deactivated");
 }
 

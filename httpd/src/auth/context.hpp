@@ -19,6 +19,10 @@ struct Context {
     std::string data_key;           // 32 bytes: seals mail bodies at rest
     std::string openapi_document;   // served by GET /openapi.json
     std::function<void()> wake_mail_sender = [] {};
+    // Evicts this process's cached session checks at once after a
+    // revocation it made ("session:<id>", "user:<id>"): the other processes
+    // hear of it by NOTIFY (docs/design/hot-path.md).
+    std::function<void(const std::string& event)> hot_path_event = [](const std::string&) {};
 };
 
 // The identity service's routes (docs/identity.md lists them).

@@ -41,6 +41,7 @@ HttpResponse handle_password_change(const Context& context, const HttpRequest& r
     if (!hash || !password_verify(*hash, body.current_password)) throw invalid_credentials();
     if (core::constant_time_equal(body.current_password, body.new_password)) throw validation_error(same_password);
     db.exec(sql::password_change, {caller.user_id, password_hash(body.new_password)});
+    context.hot_path_event("user:" + caller.user_id);
     return message_response("Your password has been changed; all sessions have been signed out");
 }
 

@@ -51,8 +51,10 @@ HttpResponse api_key_revoke(const Context& context, const HttpRequest& request, 
     const Caller caller = authorize(context, request, db, "api_keys.revoke");
     const std::string id = path_uuid(request, "id");
     expect_no_body(request.body);
-    return pass_through(
-        db.exec(sql::api_key_revoke, {id, caller.actor_id ? Param(*caller.actor_id) : Param()}).scalar());
+    auto revoked = db.exec(sql::api_key_revoke, {id, caller.actor_id ? Param(*caller.actor_id) : Param()}).scalar();
+    // This process forgets the key before answering; the others by NOTIFY.
+    if (context.hot_path) context.hot_path->apply_event("api_key:" + id);
+    return pass_through(revoked);
 }
 
 }  // namespace corebank::httpd::core_banking

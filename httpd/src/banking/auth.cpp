@@ -2,6 +2,7 @@
 #include "api_error.hpp"
 #include "auth/requests.hpp"
 #include "banking/context.hpp"
+#include "banking/rate_flusher.hpp"
 #include "banking/statements.hpp"
 #include "clock.hpp"
 #include "core/crypto.hpp"
@@ -81,38 +82,120 @@ void authorize_actor(const nlohmann::json& state, const VerifiedToken& verified,
     caller.actor_roles = std::move(roles);
 }
 
-}  // namespace
+// The key's answer as the tier judges it, from either path.
+struct KeyAnswer {
+    std::string id;
+    std::set<std::string> scopes;
+    bool limited = false;
+};
 
-// One database round trip (corebank.core_authorize) answers both the API
-// key (hash lookup, revocation, per-key rate limit across all tier
-// processes) and the staff token's revocation. The answers are judged in
-// the order of before: key, rate limit, scope, then the staff token.
-Caller authorize(const Context& context, const HttpRequest& request, Db& db, const std::string& operation) {
-    const OperationRule& rule = context.policy.rule(operation);
-    const auto key = request.header("x-api-key");
-    if (!key || key->empty()) throw core_unauthorized("An API key is required: send the X-API-Key header");
-    if (key->size() > api_key_length_max) throw core_unauthorized("Invalid API key");
-    const StaffToken staff = verify_staff_token(context, request, db, rule);
-    const auto found = parse_db_json(
-        db.exec(sql::authorize, {bytea_param(core::sha256(*key)), "core",
-                                 staff.verified ? Param(staff.verified->jti) : Param()})
-            .scalar());
-    const nlohmann::json& api_key = found.contains("key") ? found["key"] : found;
-    if (!api_key.is_object() || !api_key.contains("id")) throw core_unauthorized("Invalid API key");
-    if (api_key.contains("allowed") && api_key["allowed"] == false) {
+// After the key's answer: scope, then the staff token (its error, then its
+// session state and role), the order of every path.
+Caller judge(const KeyAnswer& key, const StaffToken& staff, const nlohmann::json& staff_state, const OperationRule& rule) {
+    if (key.limited) {
         ApiError limited = rate_limited("API key rate limit exceeded; retry after the current minute", 60);
         throw limited;
     }
     Caller caller;
-    caller.key_id = json_string(api_key, "id");
-    if (api_key.contains("scopes") && api_key["scopes"].is_array())
-        for (const auto& s : api_key["scopes"])
-            if (s.is_string()) caller.key_scopes.insert(s.get<std::string>());
+    caller.key_id = key.id;
+    caller.key_scopes = key.scopes;
     if (!scope_allows(caller.key_scopes, rule.scope))
         throw ApiError{403, "FORBIDDEN", std::string("This API key lacks the '") + scope_name(rule.scope) + "' scope"};
     if (staff.error) throw *staff.error;
-    if (staff.verified) authorize_actor(found.contains("staff") ? found["staff"] : nlohmann::json(), *staff.verified, rule, caller);
+    if (staff.verified) authorize_actor(staff_state, *staff.verified, rule, caller);
     return caller;
+}
+
+std::set<std::string> scopes_of(const nlohmann::json& api_key) {
+    std::set<std::string> scopes;
+    if (api_key.contains("scopes") && api_key["scopes"].is_array())
+        for (const auto& s : api_key["scopes"])
+            if (s.is_string()) scopes.insert(s.get<std::string>());
+    return scopes;
+}
+
+// One database round trip (corebank.core_authorize) answers both the API
+// key (hash lookup, revocation, per-key rate limit counted in the database)
+// and the staff token's revocation: the path without the caches.
+Caller authorize_in_database(const std::string& key_hash, const StaffToken& staff, Db& db, const OperationRule& rule) {
+    const auto found = parse_db_json(
+        db.exec(sql::authorize, {bytea_param(key_hash), "core", staff.verified ? Param(staff.verified->jti) : Param()})
+            .scalar());
+    const nlohmann::json& api_key = found.contains("key") ? found["key"] : found;
+    if (!api_key.is_object() || !api_key.contains("id")) throw core_unauthorized("Invalid API key");
+    KeyAnswer key{json_string(api_key, "id"), scopes_of(api_key),
+                  api_key.contains("allowed") && api_key["allowed"] == false};
+    return judge(key, staff, found.contains("staff") ? found["staff"] : nlohmann::json(), rule);
+}
+
+nlohmann::json staff_state_of(const CachedStaff& cached) {
+    return {{"active", true}, {"userId", cached.user_id}, {"sessionId", cached.session_id}, {"clientId", cached.client_id}};
+}
+
+std::int64_t json_int(const nlohmann::json& object, const char* key) {
+    return object.contains(key) && object[key].is_number_integer() ? object[key].get<std::int64_t>() : 0;
+}
+
+// What the caches lack, in one round trip (core_authorize_lookup), stored
+// under the generations taken before the call: an eviction that raced the
+// call wins. An unknown key or an inactive session is never cached.
+void fill_from_database(HotPath& hot_path, const std::string& key_hash, const StaffToken& staff, Db& db,
+                        std::optional<CachedKey>& key, std::optional<CachedStaff>& session, nlohmann::json& staff_state) {
+    const std::uint64_t key_generation = hot_path.keys.generation();
+    const std::uint64_t staff_generation = hot_path.staff.generation();
+    const bool ask_staff = staff.verified && !session;
+    const auto found = parse_db_json(db.exec(sql::authorize_lookup,
+                                             {key ? Param() : Param(bytea_param(key_hash)), "core",
+                                              ask_staff ? Param(staff.verified->jti) : Param()})
+                                         .scalar());
+    if (!key) {
+        const nlohmann::json& api_key = found.contains("key") ? found["key"] : nlohmann::json();
+        if (!api_key.is_object() || !api_key.contains("id")) throw core_unauthorized("Invalid API key");
+        key = CachedKey{json_string(api_key, "id"), scopes_of(api_key), json_int(api_key, "rateLimitPerMinute")};
+        if (key->rate_limit_per_minute < 1) throw core_unauthorized("Invalid API key");
+        hot_path.rates.observe(key->id, json_int(api_key, "windowStartS") / 60, json_int(api_key, "windowHits"));
+        hot_path.keys.put(core::hex_encode(key_hash), *key, {"api_key:" + key->id}, key_generation);
+    }
+    if (!ask_staff) return;
+    staff_state = found.contains("staff") ? found["staff"] : nlohmann::json();
+    if (!(staff_state.is_object() && staff_state.contains("active") && staff_state["active"] == true)) return;
+    session = CachedStaff{json_string(staff_state, "userId"), json_string(staff_state, "sessionId"),
+                          json_string(staff_state, "clientId")};
+    std::vector<std::string> tags{"session:" + session->session_id, "user:" + session->user_id};
+    if (!session->client_id.empty()) tags.push_back("client:" + session->client_id);
+    hot_path.staff.put(staff.verified->jti, *session, std::move(tags), staff_generation);
+}
+
+}  // namespace
+
+// The key and the staff token's session come from the process's caches when
+// they are there (no database call) and from one round trip
+// (core_authorize_lookup) when not; the key's request counts in this
+// process (RateAccounting) and reaches the database with the next flush. With
+// the caches off or bypassed (the listener is down), corebank.core_authorize
+// answers and counts as before. Judged in the order of before: key, rate
+// limit, scope, then the staff token.
+Caller authorize(const Context& context, const HttpRequest& request, Db& db, const std::string& operation) {
+    const OperationRule& rule = context.policy.rule(operation);
+    const auto key_text = request.header("x-api-key");
+    if (!key_text || key_text->empty()) throw core_unauthorized("An API key is required: send the X-API-Key header");
+    if (key_text->size() > api_key_length_max) throw core_unauthorized("Invalid API key");
+    const StaffToken staff = verify_staff_token(context, request, db, rule);
+    const std::string key_hash = core::sha256(*key_text);
+    HotPath* hot_path = context.hot_path.get();
+    if (hot_path == nullptr || !hot_path->keys.enabled()) return authorize_in_database(key_hash, staff, db, rule);
+    std::optional<CachedKey> key = hot_path->keys.get(core::hex_encode(key_hash));
+    std::optional<CachedStaff> session;
+    if (staff.verified) session = hot_path->staff.get(staff.verified->jti);
+    nlohmann::json staff_state;
+    if (!key || (staff.verified && !session))
+        fill_from_database(*hot_path, key_hash, staff, db, key, session, staff_state);
+    if (session) staff_state = staff_state_of(*session);
+    const Admission admission = hot_path->rates.admit(key->id, key->rate_limit_per_minute, wall_now_ms());
+    // The table of keys is full (more live keys than entries_max in one
+    // minute): this request is counted by the database instead.
+    if (admission == Admission::untracked) return authorize_in_database(key_hash, staff, db, rule);
+    return judge(KeyAnswer{key->id, key->scopes, admission == Admission::limited}, staff, staff_state, rule);
 }
 
 }  // namespace corebank::httpd::core_banking

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "banking/hot_path.hpp"
 #include "banking/policy.hpp"
 #include "config.hpp"
 #include "db.hpp"
@@ -23,6 +24,10 @@ struct Context {
     OperationPolicy policy;
     std::shared_ptr<TokenVerifier> verifier;
     std::string openapi_document;
+    // The process's authentication cache and rate accounting
+    // (docs/design/hot-path.md); null when auth_cache_ttl_ms is 0: every
+    // request then checks its key and token in the database.
+    std::shared_ptr<HotPath> hot_path;
 };
 
 // Who is calling: the application (API key) and, when the operation records
@@ -36,7 +41,9 @@ struct Caller {
 
 // Checks X-API-Key (hash lookup, revocation, per-key rate limit across all
 // tier processes), the scope the operation needs, and the staff token and
-// role when the policy asks for a person. Throws ApiError 401/403/429.
+// role when the policy asks for a person. Throws ApiError 401/403/429. With
+// the hot path's caches, a key and token seen in the last few seconds cost
+// no database call.
 Caller authorize(const Context& context, const HttpRequest& request, Db& db, const std::string& operation);
 
 Router make_router(std::shared_ptr<const Context> context);

@@ -1,0 +1,122 @@
+"""The hot path across two corebankd processes (issue 12, part 2;
+docs/design/hot-path.md).
+
+Goal: each process caches an API key's verification and a staff token's
+session check for auth_cache_ttl_ms, and a revocation made through process A
+(which NOTIFYs at commit) is refused by process B within one second; a change
+that does not notify (triggers disabled by hand, which no API does) is still
+honoured once the TTL ends. Method: two corebankd processes on the fault
+database (the harness of test_faults.py); B warms its cache with a request,
+A revokes, and B is polled every 20 ms until it answers 401.
+"""
+import os
+import sys
+import time
+import unittest
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import test_faults as F  # noqa: E402 (the module's Tier, ports and SQL helpers; not its test class)
+
+REVOKED_WITHIN_S = 1.0
+TTL_S = 2.0               # auth_cache_ttl_ms of corebank.conf (the default, 2000)
+POLL_S = 0.02
+
+
+class HotPathTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        for name, value in (("FAULT_PORTS", len(F.PORTS) == 8), ("FAULT_PG_DATA", F.PG_DATA),
+                            ("FAULT_APP_URL", F.APP_URL), ("CB_DATABASE_URL", F.SUPER_URL), ("CB_CLI", F.CLI),
+                            ("FAULT_CONF_FILE", F.CONF)):
+            if not value:
+                raise unittest.SkipTest(f"{name} is not set (tests/faults/run.sh sets it)")
+        if not os.path.exists(os.path.join(F.PG_DATA, "postmaster.pid")):
+            F.pg_start()
+        cls.a = F.Tier(F.PORTS[0:4], "hot-a")
+        cls.b = F.Tier(F.PORTS[4:8], "hot-b", issuer_port=F.PORTS[1])
+        cls.a.start()
+        cls.b.start()
+        os.environ["CB_CORE_URL"] = f"http://127.0.0.1:{cls.a.core}"
+        os.environ["CB_ID_URL"] = f"http://127.0.0.1:{cls.a.identity}"
+        import corebanking as C  # noqa: E402 (reads the environment at import)
+        cls.C = C
+        cls.admin_key = C.admin_key()
+
+    @classmethod
+    def tearDownClass(cls):
+        for tier in (getattr(cls, "a", None), getattr(cls, "b", None)):
+            if tier:
+                tier.stop()
+
+    def get(self, tier, path, key, token=None):
+        headers = {"X-API-Key": key}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        status, _, raw = F.http_request(tier.core, "GET", path, headers=headers)
+        return status, raw
+
+    def seconds_until_refused(self, tier, path, key, token=None, limit_s=REVOKED_WITHIN_S + 2.0):
+        """Polls until the tier answers 401; the seconds it took (fails past limit_s)."""
+        started = time.monotonic()
+        while time.monotonic() - started < limit_s:
+            status, raw = self.get(tier, path, key, token)
+            if status == 401:
+                return time.monotonic() - started
+            self.assertEqual(status, 200, raw[:300])
+            time.sleep(POLL_S)
+        self.fail(f"{path} was still served {limit_s} s after the revocation")
+
+    def test_1_key_revoked_through_a_is_refused_by_b_within_a_second(self):
+        """DELETE /v1/api-keys/{id} on A: B, which has the key cached, answers 401 within one second."""
+        key = self.C.new_key(["read"], rate=1_000_000)
+        for tier in (self.a, self.b):
+            self.assertEqual(self.get(tier, "/v1/branches", key["key"])[0], 200)
+        self.assertEqual(self.get(self.b, "/v1/branches", key["key"])[0], 200, "B serves the cached key")
+        revoked = self.C.ok(self.C.Core(self.admin_key).delete(f"/v1/api-keys/{key['id']}"))
+        self.assertEqual(revoked["status"], "REVOKED")
+        took = self.seconds_until_refused(self.b, "/v1/branches", key["key"])
+        print(f"  B refused the revoked key after {took * 1000:.0f} ms", file=sys.stderr)
+        self.assertLessEqual(took, REVOKED_WITHIN_S)
+        self.assertEqual(self.get(self.a, "/v1/branches", key["key"])[0], 401, "A refuses it too")
+
+    def test_2_a_cached_key_is_served_without_the_database_until_its_ttl(self):
+        """A change made with the triggers off (no NOTIFY) is seen only when B's cached answer expires."""
+        key = self.C.new_key(["read"], rate=1_000_000)
+        self.assertEqual(self.get(self.b, "/v1/branches", key["key"])[0], 200)
+        warmed = time.monotonic()
+        conn = F.psycopg2.connect(F.SUPER_URL, connect_timeout=10)
+        try:
+            with conn, conn.cursor() as cur:
+                cur.execute("SET LOCAL session_replication_role = replica")
+                cur.execute("UPDATE corebank.api_keys SET status = 'REVOKED', revoked_at = now() WHERE id = %s",
+                            (key["id"],))
+        finally:
+            conn.close()
+        status, raw = self.get(self.b, "/v1/branches", key["key"])
+        if time.monotonic() - warmed < TTL_S * 0.75:
+            self.assertEqual(status, 200, "B asked the database although it had the key cached: " + raw[:200].decode())
+        took = self.seconds_until_refused(self.b, "/v1/branches", key["key"], limit_s=TTL_S + 1.0)
+        self.assertLessEqual(time.monotonic() - warmed, TTL_S + 0.5, "the cached answer outlived its TTL")
+        print(f"  B served the silently revoked key for {took * 1000:.0f} ms more (TTL)", file=sys.stderr)
+
+    def test_3_logout_through_a_is_refused_by_b_within_a_second(self):
+        """POST /auth/logout on A: B, which has the session check cached, answers 401 within one second."""
+        staff = self.C.new_staff("teller")
+        path = "/v1/api-keys"  # api_keys.list: the staff token is optional, and checked when sent
+        for _ in range(2):
+            status, raw = self.get(self.b, path, self.admin_key, staff.token)
+            self.assertEqual(status, 200, raw[:300])
+        status, _, raw = F.http_request(self.a.identity, "POST", "/auth/logout",
+                                        headers={"Authorization": f"Bearer {staff.token}"})
+        self.assertIn(status, (200, 204), raw[:300])
+        took = self.seconds_until_refused(self.b, path, self.admin_key, staff.token)
+        print(f"  B refused the logged-out token after {took * 1000:.0f} ms", file=sys.stderr)
+        self.assertLessEqual(took, REVOKED_WITHIN_S)
+        # The key alone still works on B: only the session was evicted.
+        self.assertEqual(self.get(self.b, path, self.admin_key)[0], 200)
+
+
+if __name__ == "__main__":
+    unittest.main()
