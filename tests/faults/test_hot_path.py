@@ -117,6 +117,34 @@ class HotPathTest(unittest.TestCase):
         # The key alone still works on B: only the session was evicted.
         self.assertEqual(self.get(self.b, path, self.admin_key)[0], 200)
 
+    def test_4_a_listener_outage_empties_the_cache(self):
+        """The listener's backend is terminated: B logs it, drops its cached answers and asks the database."""
+        key = self.C.new_key(["read"], rate=1_000_000)
+        self.assertEqual(self.get(self.b, "/v1/branches", key["key"])[0], 200)
+        killed = F.sql_rows("SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity"
+                            " WHERE application_name = 'corebankd-listener'")
+        self.assertEqual(len(killed), 2, "one listener per process")
+        time.sleep(0.3)  # B's listener sees its socket close at once (poll), not after a timeout
+        conn = F.psycopg2.connect(F.SUPER_URL, connect_timeout=10)
+        try:
+            with conn, conn.cursor() as cur:
+                cur.execute("SET LOCAL session_replication_role = replica")  # no NOTIFY for this change
+                cur.execute("UPDATE corebank.api_keys SET status = 'REVOKED', revoked_at = now() WHERE id = %s",
+                            (key["id"],))
+        finally:
+            conn.close()
+        status, raw = self.get(self.b, "/v1/branches", key["key"])
+        self.assertEqual(status, 401, "a cached answer outlived the listener outage: " + raw[:200].decode())
+        with open(self.b.log, errors="replace") as log:
+            self.assertIn("hot path listener down", log.read())
+        # The listener comes back by itself and the caches serve again.
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and len(F.sql_rows(
+                "SELECT 1 FROM pg_stat_activity WHERE application_name = 'corebankd-listener'")) < 2:
+            time.sleep(0.1)
+        self.assertEqual(len(F.sql_rows("SELECT 1 FROM pg_stat_activity"
+                                        " WHERE application_name = 'corebankd-listener'")), 2)
+
 
 if __name__ == "__main__":
     unittest.main()
