@@ -34,7 +34,7 @@ echo "==> building corebankd and the extension in $build_dir (incremental)" >&2
 if [[ ! -f $build_dir/CMakeCache.txt ]]; then
     cmake -S "$ROOT" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null || { echo "bench/run.sh: cmake failed" >&2; exit 1; }
 fi
-cmake --build "$build_dir" -j "$(nproc)" --target corebankd corebank >/dev/null || { echo "bench/run.sh: build failed" >&2; exit 1; }
+cmake --build "$build_dir" -j "$(nproc)" --target corebankd corebank corebank_sql >/dev/null || { echo "bench/run.sh: build failed" >&2; exit 1; }
 if ((install)); then
     echo "==> installing the extension" >&2
     cmake --install "$build_dir" >/dev/null || { echo "bench/run.sh: install failed" >&2; exit 1; }
