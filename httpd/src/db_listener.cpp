@@ -5,8 +5,10 @@
 #include <poll.h>
 
 #include <cassert>
+#include <cerrno>
 #include <chrono>
 #include <regex>
+#include <string>
 
 namespace corebank::httpd {
 
