@@ -145,6 +145,24 @@ class HotPathTest(unittest.TestCase):
         self.assertEqual(len(F.sql_rows("SELECT 1 FROM pg_stat_activity"
                                         " WHERE application_name = 'corebankd-listener'")), 2)
 
+    def test_5_a_key_s_limit_across_two_processes(self):
+        """Limit 10, 40 calls alternating A and B: between 10 and 2 x 10 admitted; after a flush both refuse."""
+        import cbclient  # noqa: E402 (tests/e2e, on the path through test_faults)
+        limit = 10
+        key = self.C.new_key(["read"], rate=limit)["key"]
+        cbclient.wait_for_window_room(60, 10)  # the counts must not straddle a minute
+        statuses = [self.get((self.a, self.b)[i % 2], "/v1/branches", key)[0] for i in range(4 * limit)]
+        admitted = statuses.count(200)
+        self.assertEqual(set(statuses) - {200, 429}, set(), statuses)
+        print(f"  limit {limit}, two processes: {admitted} of {len(statuses)} admitted", file=sys.stderr)
+        # Never under the limit (nothing is refused before the key's attempts pass it), never over
+        # N x limit (design/hot-path.md, "Rate limits across N processes").
+        self.assertGreaterEqual(admitted, limit)
+        self.assertLessEqual(admitted, 2 * limit)
+        time.sleep(1.5)  # both processes have flushed and read the global count back
+        self.assertEqual(self.get(self.a, "/v1/branches", key)[0], 429)
+        self.assertEqual(self.get(self.b, "/v1/branches", key)[0], 429)
+
 
 if __name__ == "__main__":
     unittest.main()
