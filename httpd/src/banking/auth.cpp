@@ -1,4 +1,6 @@
 // auth.cpp: the core-banking authentication filter.
+#include <cassert>
+
 #include "api_error.hpp"
 #include "auth/requests.hpp"
 #include "banking/context.hpp"
@@ -190,6 +192,7 @@ Caller authorize(const Context& context, const HttpRequest& request, Db& db, con
     nlohmann::json staff_state;
     if (!key || (staff.verified && !session))
         fill_from_database(*hot_path, key_hash, staff, db, key, session, staff_state);
+    assert(key.has_value());  // fill_from_database answers the key or throws 401
     if (session) staff_state = staff_state_of(*session);
     const Admission admission = hot_path->rates.admit(key->id, key->rate_limit_per_minute, wall_now_ms());
     // The table of keys is full (more live keys than entries_max in one
