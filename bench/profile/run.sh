@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# bench/profile/run.sh: where the time of one single transfer goes, in the
+# database (issue 12, part 5: "a profile of where the remaining time goes").
+#
+# Starts a throwaway cluster (bench/lib.sh) with pg_stat_statements tracking
+# nested statements and track_functions on, opens 20 savings accounts with
+# the pgTAP helpers, then posts N transfers between them through
+# corebank.core_transfer in one session and one transaction (so the figures
+# are the CPU of the function, without HTTP and without commits), and prints:
+#   - statements per transfer (nested ones included),
+#   - the statements that run at least once per transfer, by total time,
+#   - the functions by self time (track_functions).
+# It measures shares, not a rate: compare runs on the same machine only.
+#
+# Usage: bench/profile/run.sh [--transfers N] [--build-dir DIR] [--no-install] [--keep]
+#   --transfers N   transfers to post (default 1000, 100..100000)
+#   --build-dir DIR the CMake build to use (default ./build; built if missing)
+#   --no-install    do not install the extension (it is already installed)
+#   --keep          keep the temporary directory (logs) for inspection
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+readonly ROOT
+transfers=1000
+build_dir=$ROOT/build
+install=1
+keep=0
+while (($#)); do
+    case $1 in
+        --transfers) transfers=$2; shift 2 ;;
+        --build-dir) build_dir=$2; shift 2 ;;
+        --no-install) install=0; shift ;;
+        --keep) keep=1; shift ;;
+        -h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+if ! [[ $transfers =~ ^[0-9]+$ ]] || ((transfers < 100 || transfers > 100000)); then
+    echo "--transfers must be 100..100000" >&2
+    exit 2
+fi
+
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+trap bench_teardown EXIT
+bench_build "$build_dir" "$install"
+bench_start_cluster
+
+# pg_stat_statements must be preloaded: set it and restart with the same
+# options. Its `track` and track_functions are set in the profiling session.
+psql -X -q -v ON_ERROR_STOP=1 "$admin_url" \
+    -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
+as_postgres "$PG_BIN/pg_ctl" restart -D "$pg_data" -l "$tmp/log/postgresql.log" -w -t 60 -m fast \
+    -o "-p $pg_port -k $tmp/sock -c listen_addresses=127.0.0.1 $PG_SETTINGS" >/dev/null
+psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE EXTENSION pg_stat_statements" >/dev/null
+
+log "posting $transfers transfers through corebank.core_transfer in one session"
+# The helpers (customers, accounts, the operator) are the pgTAP tests' own.
+(cd "$ROOT/pgtap" && psql -X -q -v ON_ERROR_STOP=1 -v transfers="$transfers" "$admin_url") <<'SQL'
+SET pg_stat_statements.track = 'all';
+SET track_functions = 'all';
+\ir helpers/deposits.sql
+CREATE TEMP TABLE profile_accounts AS
+SELECT pg_temp.open(pg_temp.customer('Profile' || g, 'PROFILE-' || g), 'SAV-STD', 100000000) AS id, g
+FROM generate_series(1, 20) g;
+CREATE TEMP TABLE profile_settings AS SELECT :transfers::int AS transfers;
+SELECT pg_stat_statements_reset(), pg_stat_reset() \gset
+DO $$
+DECLARE
+    accounts uuid[] := ARRAY(SELECT id FROM profile_accounts ORDER BY g);
+    n int := (SELECT transfers FROM profile_settings);
+BEGIN
+    FOR i IN 1..n LOOP
+        PERFORM corebank.core_transfer(jsonb_build_object('fromAccountId', accounts[1 + i % 20],
+                                                          'toAccountId', accounts[1 + (i + 7) % 20],
+                                                          'amountMinor', 100), pg_temp.operator());
+    END LOOP;
+END $$;
+\echo
+\echo '== statements per transfer (nested ones included)'
+SELECT round(sum(s.calls)::numeric / p.transfers, 1) AS statements_per_transfer
+FROM pg_stat_statements s, profile_settings p
+WHERE s.query NOT LIKE 'DO %' AND s.query NOT LIKE 'SELECT pg_stat_statements_reset%'
+GROUP BY p.transfers;
+\echo '== statements run at least once per transfer, by total time'
+SELECT s.calls, round((s.total_exec_time / p.transfers)::numeric, 4) AS ms_per_transfer,
+       left(regexp_replace(s.query, '\s+', ' ', 'g'), 120) AS query
+FROM pg_stat_statements s, profile_settings p
+WHERE s.calls >= p.transfers AND s.query NOT LIKE 'DO %'
+ORDER BY s.total_exec_time DESC LIMIT 40;
+\echo '== functions by self time'
+SELECT f.funcname, f.calls, round((f.self_time / p.transfers)::numeric, 4) AS self_ms_per_transfer,
+       round((f.total_time / p.transfers)::numeric, 4) AS total_ms_per_transfer
+FROM pg_stat_user_functions f, profile_settings p
+ORDER BY f.self_time DESC LIMIT 25;
+SQL
