@@ -57,15 +57,6 @@ std::set<std::string> id_list(const json& root, const char* name) {
     return ids;
 }
 
-// Net customer-side movement per account: credits minus debits.
-std::map<std::string, std::int64_t> net_movements(const std::vector<posting::Line>& lines) {
-    std::map<std::string, std::int64_t> deltas;
-    for (const posting::Line& line : lines) {
-        if (line.account_id) deltas[*line.account_id] += line.side == 'C' ? line.amount_minor : -line.amount_minor;
-    }
-    return deltas;
-}
-
 // Product minimum balance per deposit account (bare ledger accounts absent).
 std::map<std::string, std::int64_t> deposit_minimums(const posting::Accounts& accounts) {
     std::vector<std::string> ids;
@@ -106,7 +97,7 @@ std::string post(const core::ledger::Request& request, const Rules& rules) {
 
     posting::Accounts accounts = posting::load_accounts(lines, true);
     const std::map<std::string, std::int64_t> minimums = deposit_minimums(accounts);
-    const std::map<std::string, std::int64_t> deltas = net_movements(lines);
+    const std::map<std::string, std::int64_t> deltas = posting::account_deltas(lines);
     std::vector<std::string> active_customer_accounts;
     for (auto& [account_id, account] : accounts) {
         const auto delta = deltas.find(account_id);

@@ -150,16 +150,6 @@ std::map<std::string, GlAccount> read_gl_accounts(const std::vector<std::string>
     return accounts;
 }
 
-// Customer-side deltas (credits minus debits) per account.
-std::map<std::string, std::int64_t> account_deltas(const std::vector<Line>& lines) {
-    std::map<std::string, std::int64_t> deltas;
-    for (const Line& line : lines) {
-        if (!line.account_id) continue;
-        deltas[*line.account_id] += line.side == 'C' ? line.amount_minor : -line.amount_minor;
-    }
-    return deltas;
-}
-
 // The overdraft and overflow rule (core/posting_rules.hpp: balance_limit)
 // for each account, in account id order.
 void check_limits(const std::vector<Line>& lines, const Accounts& accounts) {
@@ -221,6 +211,16 @@ void insert_entries(const Header& header, const std::vector<Line>& lines, const 
 }
 
 }  // namespace
+
+// Customer-side deltas (credits minus debits) per account.
+std::map<std::string, std::int64_t> account_deltas(const std::vector<Line>& lines) {
+    std::map<std::string, std::int64_t> deltas;
+    for (const Line& line : lines) {
+        if (!line.account_id) continue;
+        deltas[*line.account_id] += line.side == 'C' ? line.amount_minor : -line.amount_minor;
+    }
+    return deltas;
+}
 
 rules::AccountFacts account_facts(const Account& account) {
     return rules::AccountFacts{account.account_number, account.status, account.balance_minor,

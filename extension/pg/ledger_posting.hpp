@@ -78,6 +78,10 @@ using Accounts = std::map<std::string, Account>;
 // What the rules of core/posting_rules.hpp read of an account.
 core::posting_rules::AccountFacts account_facts(const Account& account);
 
+// Customer-side deltas (credits minus debits) per account of the lines, in
+// account id order: what the overdraft, state and minimum rules judge.
+std::map<std::string, std::int64_t> account_deltas(const std::vector<Line>& lines);
+
 enum class GlRule { any, manual };
 
 // The posting lines and header of a parsed posting request (ledger_post and
