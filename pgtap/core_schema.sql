@@ -6,13 +6,13 @@
 -- journal and runs the checks; reporting adds the chart and the balance view.
 -- Method: catalog checks, then SET ROLE and try.
 BEGIN;
-SELECT plan(35);
+SELECT plan(37);
 
 SELECT has_table('corebank', t, 'table corebank.' || t)
 FROM unnest(ARRAY['currencies', 'platform_config', 'branches', 'numbering_config', 'gl_accounts', 'ledger_accounts',
                   'accounting_periods', 'parked_changes', 'transactions', 'transaction_lines_proposed',
                   'journal_entries', 'gl_balance_stripes', 'chain_heads', 'idempotency_keys', 'gl_budgets',
-                  'api_keys', 'api_key_rate_counters']) AS t;
+                  'api_keys', 'api_key_rate_counters', 'account_day_totals', 'gl_day_totals']) AS t;
 
 -- Seeded data.
 SELECT results_eq('SELECT code::text, minor_units::int FROM corebank.currencies ORDER BY code',
