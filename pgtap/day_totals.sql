@@ -12,7 +12,7 @@
 -- Method: postings through the API, then compare with aggregates of
 -- journal_entries; tampering with the writer guard disabled, rolled back.
 BEGIN;
-SELECT plan(30);
+SELECT plan(35);
 \ir helpers/deposits.sql
 
 -- Rows of the stored totals (summed over stripes) that differ from the
@@ -134,6 +134,27 @@ SELECT is((SELECT count(*) FROM generate_series('2026-02-20'::date, '2026-03-10'
 SELECT is(corebank_internal.account_balance_as_of((SELECT a FROM acct), '2026-03-01'), 0::bigint,
           'zero before the account opened');
 SELECT is(corebank_internal.account_balance_as_of((SELECT a FROM acct), NULL), 0::bigint, 'a NULL date: zero');
+SELECT is(corebank_internal.account_balance_as_of('00000000-0000-4000-8000-0000000000ff', '2026-03-05'), 0::bigint,
+          'an unknown account: zero');
+SELECT is(corebank_internal.account_balance_as_of(NULL, '2026-03-05'), 0::bigint, 'a NULL account: zero');
+
+-- GL balances as of any date: the old definition, from the entries.
+SELECT is((SELECT count(*) FROM generate_series('2026-02-20'::date, '2026-03-10'::date, '1 day') d
+           CROSS JOIN LATERAL corebank.gl_balances_as_of(d::date) g
+           LEFT JOIN LATERAL (SELECT e.gl_account_id,
+                             sum(CASE WHEN e.side = 'D' THEN e.amount_minor ELSE 0 END) AS debit,
+                             sum(CASE WHEN e.side = 'C' THEN e.amount_minor ELSE 0 END) AS credit
+                      FROM corebank.journal_entries e WHERE e.value_date <= d::date
+                      GROUP BY e.gl_account_id) x ON x.gl_account_id = g.gl_account_id
+           WHERE g.debit_minor <> coalesce(x.debit, 0) OR g.credit_minor <> coalesce(x.credit, 0)),
+          0::bigint, 'gl_balances_as_of equals the entries'' sums up to every day');
+SELECT is((SELECT g.debit_minor FROM corebank.gl_balances_as_of('2026-03-02') g
+           WHERE g.gl_account_id = (SELECT gl_account_id FROM corebank.ledger_accounts WHERE id = (SELECT b FROM acct)))
+          - (SELECT g.debit_minor FROM corebank.gl_balances_as_of('2026-03-05') g
+             WHERE g.gl_account_id = (SELECT gl_account_id FROM corebank.ledger_accounts WHERE id = (SELECT b FROM acct))),
+          0::bigint, 'no debit of the control account between 2 and 5 March');
+SELECT throws_ok($$SELECT * FROM corebank.gl_balances_as_of(NULL)$$, 'CBV00', 'as_of: is required',
+                 'gl_balances_as_of still needs a date');
 
 -- Only the posting trigger writes them.
 SELECT throws_ok($$INSERT INTO corebank.account_day_totals VALUES ((SELECT a FROM acct), '2026-03-09', 0, 0, 1)$$,
