@@ -1,6 +1,7 @@
 // json_util.hpp: null-safe reads from JSON the database returned.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,12 @@ inline std::string json_string(const nlohmann::json& object, const char* key, co
     if (!object.is_object()) return fallback;
     const auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+inline std::int64_t json_int64(const nlohmann::json& object, const char* key, std::int64_t fallback = 0) {
+    if (!object.is_object()) return fallback;
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
 }
 
 // Parses the text of a jsonb result; an absent or broken value is an empty object.

@@ -134,10 +134,6 @@ nlohmann::json staff_state_of(const CachedStaff& cached) {
     return {{"active", true}, {"userId", cached.user_id}, {"sessionId", cached.session_id}, {"clientId", cached.client_id}};
 }
 
-std::int64_t json_int(const nlohmann::json& object, const char* key) {
-    return object.contains(key) && object[key].is_number_integer() ? object[key].get<std::int64_t>() : 0;
-}
-
 // What the caches lack, in one round trip (core_authorize_lookup), stored
 // under the generations taken before the call: an eviction that raced the
 // call wins. An unknown key or an inactive session is never cached.
@@ -153,9 +149,9 @@ void fill_from_database(HotPath& hot_path, const std::string& key_hash, const St
     if (!key) {
         const nlohmann::json& api_key = found.contains("key") ? found["key"] : nlohmann::json();
         if (!api_key.is_object() || !api_key.contains("id")) throw core_unauthorized("Invalid API key");
-        key = CachedKey{json_string(api_key, "id"), scopes_of(api_key), json_int(api_key, "rateLimitPerMinute")};
+        key = CachedKey{json_string(api_key, "id"), scopes_of(api_key), json_int64(api_key, "rateLimitPerMinute")};
         if (key->rate_limit_per_minute < 1) throw core_unauthorized("Invalid API key");
-        hot_path.rates.observe(key->id, json_int(api_key, "windowStartS") / 60, json_int(api_key, "windowHits"));
+        hot_path.rates.observe(key->id, json_int64(api_key, "windowStartS") / 60, json_int64(api_key, "windowHits"));
         hot_path.keys.put(core::hex_encode(key_hash), *key, {"api_key:" + key->id}, key_generation);
     }
     if (!ask_staff) return;
