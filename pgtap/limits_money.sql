@@ -8,7 +8,7 @@
 -- body or CHECK writes one of them out again. Method: the domain and the
 -- catalog (pg_constraint, pg_proc, information_schema.columns).
 BEGIN;
-SELECT plan(21);
+SELECT plan(20);
 
 SELECT has_domain('corebank', 'amount_minor', 'the money domain exists');
 SELECT is((SELECT format_type(typbasetype, NULL) FROM pg_type
@@ -47,22 +47,19 @@ SELECT is((SELECT format_type(atttypid, NULL) FROM pg_attribute
 SELECT results_eq(
     $$SELECT p.oid::regprocedure::text COLLATE "default" FROM pg_proc p
       WHERE p.pronamespace = 'corebank_internal'::regnamespace
-        AND p.proname IN ('fx_convert', 'money_apply_bp', 'money_penalty', 'money_text', 'amount_text')
+        AND p.proname IN ('fx_convert', 'money_apply_bp', 'money_text', 'amount_text')
       ORDER BY 1$$,
     $$VALUES ('corebank_internal.amount_text(bigint,smallint)'),
              ('corebank_internal.fx_convert(corebank.amount_minor,text)'),
              ('corebank_internal.money_apply_bp(corebank.amount_minor,integer)'),
-             ('corebank_internal.money_penalty(text,date,integer,corebank.amount_minor)'),
              ('corebank_internal.money_text(bigint,text)')$$,
-    'fx_convert, money_apply_bp and money_penalty take one amount as corebank.amount_minor, and only so');
+    'fx_convert and money_apply_bp take one amount as corebank.amount_minor, and only so (1.8: the penalty is core/posting_rules.hpp)');
 SELECT is(corebank_internal.money_apply_bp(10000::bigint, 250), 250::bigint,
           'a bigint amount in range is still accepted (coerced to the domain)');
 SELECT throws_ok($$SELECT corebank_internal.money_apply_bp(1000000000000001, 100)$$, '23514', NULL,
                  'money_apply_bp refuses an amount above the cap');
 SELECT throws_ok($$SELECT corebank_internal.fx_convert(-1, '2')$$, '23514', NULL,
                  'fx_convert refuses a negative amount');
-SELECT throws_ok($$SELECT corebank_internal.money_penalty('FIXED_DEPOSIT', DATE '9999-12-31', 100, 1000000000000001)$$,
-                 '23514', NULL, 'money_penalty refuses an amount above the cap');
 -- An error text that names the cap spells the number from limits.hpp.
 SELECT throws_ok($$SELECT corebank_internal.interest_effective_rate_bp(1000000000000001, 100, NULL)$$,
                  'CBV00', 'balance_minor: is outside +-1000000000000000', 'a balance beyond the cap names it in full');

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/interest.hpp"
 
 namespace corebank::core::posting_rules {
 
@@ -204,6 +205,75 @@ Decision batch_not_fixed_deposit(const std::string& number, const std::string& a
                              number + ")");
     }
     return Decision::allow();
+}
+
+/*---- the money operations ----*/
+
+Decision distinct_accounts(const std::string& from_account_id, const std::string& to_account_id) {
+    if (from_account_id == to_account_id) {
+        return Decision::refuse(sqlstate_validation, "toAccountId: must differ from fromAccountId");
+    }
+    return Decision::allow();
+}
+
+Decision requested_currency(const std::optional<std::string>& given, const std::string& number,
+                            const std::string& account_currency) {
+    if (given && *given != account_currency) {
+        return unprocessable("currency: account " + number + " is in " + account_currency);
+    }
+    return Decision::allow();
+}
+
+Decision not_internal(bool internal) {
+    if (internal) return unprocessable("Internal accounts move money by transfer only");
+    return Decision::allow();
+}
+
+Decision fixed_deposit_unfunded(const std::string& account_type, bool has_entries, const std::string& number) {
+    if (account_type == "FIXED_DEPOSIT" && has_entries) {
+        return unprocessable("Fixed deposit " + number + " takes a single deposit");
+    }
+    return Decision::allow();
+}
+
+std::int64_t early_withdrawal_penalty(const std::string& account_type, const std::optional<std::string>& maturity_date,
+                                      std::int32_t penalty_bp, std::int64_t amount_minor,
+                                      const std::string& business_date) {
+    // YYYY-MM-DD compare as the dates they name.
+    if (account_type != "FIXED_DEPOSIT" || !maturity_date || !(business_date < *maturity_date)) return 0;
+    invariant(penalty_bp >= 0 && amount_minor >= 0, "a penalty applies a non-negative rate to an amount");
+    return interest::apply_bp(amount_minor, penalty_bp);
+}
+
+Decision gl_of_type(const GlTypeFacts& gl, const std::string& field, const std::string& code,
+                    const std::string& currency, const std::string& wanted_type) {
+    if (!gl.found) {
+        return Decision::refuse(sqlstate_not_found,
+                                field + ": GL account " + code + " (" + currency + ") not found");
+    }
+    if (gl.type != wanted_type || !gl.active) {
+        return unprocessable(field + ": GL account " + code + " (" + currency + ") must be an active " + wanted_type +
+                             " account");
+    }
+    return Decision::allow();
+}
+
+Decision fx_rate_found(bool found, const std::string& from_currency, const std::string& to_currency,
+                       const std::string& value_date) {
+    if (!found) return unprocessable("No exchange rate from " + from_currency + " to " + to_currency + " on " + value_date);
+    return Decision::allow();
+}
+
+Decision fx_converted(const std::optional<std::int64_t>& converted) {
+    if (!converted || *converted <= 0) return unprocessable("The converted amount is zero or too large");
+    return Decision::allow();
+}
+
+std::string rate_text(const std::string& rate) {
+    std::string text = rate;
+    while (!text.empty() && text.back() == '0') text.pop_back();
+    while (!text.empty() && text.back() == '.') text.pop_back();
+    return text;
 }
 
 }  // namespace corebank::core::posting_rules

@@ -150,6 +150,55 @@ Decision value_date_not_after(const std::string& value_date, const std::string& 
 // debits and credits differ.
 Decision balanced(const std::vector<ledger::Line>& lines);
 
+/*---- the money operations (deposit, withdrawal, transfer, fee) ----*/
+
+// A transfer moves between two accounts: CBV00 "toAccountId: must differ from fromAccountId".
+Decision distinct_accounts(const std::string& from_account_id, const std::string& to_account_id);
+
+// A currency named in the request must be the account's:
+// CB422 "currency: account <n> is in <CUR>". `given` is upper-cased.
+Decision requested_currency(const std::optional<std::string>& given, const std::string& number,
+                            const std::string& account_currency);
+
+// Internal accounts (NOSTRO, SUSPENSE, GL products) take no deposit,
+// withdrawal or fee: CB422 "Internal accounts move money by transfer only".
+Decision not_internal(bool internal);
+
+// A fixed deposit takes one deposit, its first posting:
+// CB422 "Fixed deposit <n> takes a single deposit".
+Decision fixed_deposit_unfunded(const std::string& account_type, bool has_entries, const std::string& number);
+
+// The early-withdrawal penalty of a debit of `amount_minor`: a fixed deposit
+// debited before its maturity pays penalty_bp of the amount (half-even);
+// anything else pays nothing. Dates are YYYY-MM-DD.
+std::int64_t early_withdrawal_penalty(const std::string& account_type, const std::optional<std::string>& maturity_date,
+                                      std::int32_t penalty_bp, std::int64_t amount_minor,
+                                      const std::string& business_date);
+
+// The GL account a money operation names by code must exist in the
+// account's currency (CB404 "<field>: GL account <code> (<CUR>) not found")
+// and be an active account of the wanted type (CB422 "<field>: GL account
+// <code> (<CUR>) must be an active <TYPE> account").
+struct GlTypeFacts {
+    bool found = false;
+    std::string type;
+    bool active = false;
+};
+Decision gl_of_type(const GlTypeFacts& gl, const std::string& field, const std::string& code,
+                    const std::string& currency, const std::string& wanted_type);
+
+// A transfer across currencies needs the rate in force on its value date:
+// CB422 "No exchange rate from <A> to <B> on <date>"; and a converted amount
+// that is positive and within the line limit: CB422 "The converted amount is
+// zero or too large". converted: core/interest.hpp fx_convert's result.
+Decision fx_rate_found(bool found, const std::string& from_currency, const std::string& to_currency,
+                       const std::string& value_date);
+Decision fx_converted(const std::optional<std::int64_t>& converted);
+
+// The rate as a transfer's narrative shows it: trailing zeros, then a
+// trailing point, removed ("1.5000000000" is "1.5").
+std::string rate_text(const std::string& rate);
+
 /*---- what a batch of transfers does not take ----*/
 
 // Same currency at both ends: CB422 "cross-currency transfers are not taken

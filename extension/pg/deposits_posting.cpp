@@ -121,4 +121,12 @@ std::string post(const core::ledger::Request& request, const Rules& rules) {
     return header.id;
 }
 
+std::string post_json(const std::string& request_text, const Rules& rules) {
+    const core::ledger::Request request = core::ledger::parse_request(request_text, core::ledger::Dialect::ledger_post);
+    if (const std::optional<std::string> currency = core::ledger::unbalanced_currency(request.lines)) {
+        fail(core::sqlstate_unprocessable, "transaction is not balanced in " + *currency);
+    }
+    return post(request, rules);
+}
+
 }  // namespace corebank::pg::deposits

@@ -54,4 +54,9 @@ void record_customer_activity(const std::vector<std::string>& account_ids);
 // returns the new transaction's id. Runs inside the caller's SPI connection.
 std::string post(const core::ledger::Request& request, const Rules& rules);
 
+// The same from the request's JSON text: parsed (CBV00 for a bad member) and
+// checked balanced per currency (CB422) first. What account_post and the
+// money engine (pg/money_posting.hpp) both call.
+std::string post_json(const std::string& request_text, const Rules& rules);
+
 }  // namespace corebank::pg::deposits

@@ -493,12 +493,11 @@ Datum idempotency_complete(const char* scope, const std::string& key, const std:
 }
 
 Datum idempotency_store(const char* scope, const std::string& key, const std::string& transaction_id,
-                        const std::string& response_json) {
+                        Datum response) {
     const std::uint64_t rows = spi::execute(store_sql, {spi::Arg::text(scope), spi::Arg::text(key),
-                                                        spi::Arg::text(transaction_id), spi::Arg::jsonb(response_json)});
+                                                        spi::Arg::text(transaction_id), spi::Arg::jsonb_datum(response)});
     CB_CHECK(rows == 1);  // claimed earlier in this transaction
-    const Datum response = spi::get_required_jsonb_for_return(0, 1);
-    return response;
+    return spi::get_required_jsonb_for_return(0, 1);
 }
 
 }  // namespace corebank::pg::posting

@@ -167,9 +167,9 @@ struct Claim {
 Claim idempotency_claim(const char* scope, const std::string& key, const std::string& request_hash);
 Datum idempotency_complete(const char* scope, const std::string& key, const std::string& transaction_id);
 // complete() for a caller that already holds the rendered response: stores
-// `response_json` (the transaction's TransactionResponse) without rendering
-// it again.
+// `response` (the transaction's TransactionResponse, a jsonb Datum) without
+// rendering it again, and returns the stored copy.
 Datum idempotency_store(const char* scope, const std::string& key, const std::string& transaction_id,
-                        const std::string& response_json);
+                        Datum response);
 
 }  // namespace corebank::pg::posting

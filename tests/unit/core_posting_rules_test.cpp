@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -309,6 +310,75 @@ TEST(PostingRules, BatchRefusesCrossCurrencyAndFixedDeposits) {
     expect_ok(rules::batch_not_fixed_deposit("1000000001", ""));
     expect_refused(rules::batch_not_fixed_deposit("1000000001", "FIXED_DEPOSIT"), sqlstate_unprocessable,
                    "fixed deposit accounts are not taken in a batch: use POST /v1/transfers (account 1000000001)");
+}
+
+}  // namespace
+
+namespace {
+
+// The rules of the money operations (issue 12 part 1: moved from PL/pgSQL).
+TEST(PostingRulesMoney, TransferNeedsTwoAccounts) {
+    const Decision same = rules::distinct_accounts("a", "a");
+    ASSERT_FALSE(same.ok());
+    EXPECT_STREQ(same.sqlstate, "CBV00");
+    EXPECT_EQ(same.message, "toAccountId: must differ from fromAccountId");
+    EXPECT_TRUE(rules::distinct_accounts("a", "b").ok());
+}
+
+TEST(PostingRulesMoney, RequestedCurrencyMustBeTheAccounts) {
+    EXPECT_TRUE(rules::requested_currency(std::nullopt, "1000000001", "USD").ok());
+    EXPECT_TRUE(rules::requested_currency(std::string("USD"), "1000000001", "USD").ok());
+    const Decision other = rules::requested_currency(std::string("ZWG"), "1000000001", "USD");
+    EXPECT_STREQ(other.sqlstate, sqlstate_unprocessable);
+    EXPECT_EQ(other.message, "currency: account 1000000001 is in USD");
+}
+
+TEST(PostingRulesMoney, InternalAccountsMoveByTransferOnly) {
+    EXPECT_TRUE(rules::not_internal(false).ok());
+    EXPECT_EQ(rules::not_internal(true).message, "Internal accounts move money by transfer only");
+}
+
+TEST(PostingRulesMoney, FixedDepositTakesOneDeposit) {
+    EXPECT_TRUE(rules::fixed_deposit_unfunded("FIXED_DEPOSIT", false, "1000000001").ok());
+    EXPECT_TRUE(rules::fixed_deposit_unfunded("SAVINGS", true, "1000000001").ok());
+    EXPECT_EQ(rules::fixed_deposit_unfunded("FIXED_DEPOSIT", true, "1000000001").message,
+              "Fixed deposit 1000000001 takes a single deposit");
+}
+
+TEST(PostingRulesMoney, EarlyWithdrawalPenaltyBeforeMaturityOnly) {
+    const std::optional<std::string> maturity = std::string("2026-12-31");
+    EXPECT_EQ(rules::early_withdrawal_penalty("FIXED_DEPOSIT", maturity, 250, 10000, "2026-12-30"), 250);
+    EXPECT_EQ(rules::early_withdrawal_penalty("FIXED_DEPOSIT", maturity, 250, 10000, "2026-12-31"), 0);
+    EXPECT_EQ(rules::early_withdrawal_penalty("FIXED_DEPOSIT", std::nullopt, 250, 10000, "2026-01-01"), 0);
+    EXPECT_EQ(rules::early_withdrawal_penalty("SAVINGS", maturity, 250, 10000, "2026-01-01"), 0);
+    // Half-even: 0.5 of a cent rounds to the even neighbour.
+    EXPECT_EQ(rules::early_withdrawal_penalty("FIXED_DEPOSIT", maturity, 50, 100, "2026-01-01"), 0);
+    EXPECT_EQ(rules::early_withdrawal_penalty("FIXED_DEPOSIT", maturity, 150, 100, "2026-01-01"), 2);
+}
+
+TEST(PostingRulesMoney, GlAccountOfTheWantedType) {
+    const Decision missing = rules::gl_of_type(rules::GlTypeFacts{}, "sourceGlAccountCode", "1000", "USD", "ASSET");
+    EXPECT_STREQ(missing.sqlstate, sqlstate_not_found);
+    EXPECT_EQ(missing.message, "sourceGlAccountCode: GL account 1000 (USD) not found");
+    const std::string wrong = "incomeGlAccountCode: GL account 1000 (USD) must be an active INCOME account";
+    EXPECT_EQ(rules::gl_of_type(rules::GlTypeFacts{true, "ASSET", true}, "incomeGlAccountCode", "1000", "USD", "INCOME")
+                  .message, wrong);
+    EXPECT_EQ(rules::gl_of_type(rules::GlTypeFacts{true, "INCOME", false}, "incomeGlAccountCode", "1000", "USD", "INCOME")
+                  .message, wrong);
+    EXPECT_TRUE(rules::gl_of_type(rules::GlTypeFacts{true, "INCOME", true}, "incomeGlAccountCode", "4100", "USD", "INCOME")
+                    .ok());
+}
+
+TEST(PostingRulesMoney, ExchangeRateAndConvertedAmount) {
+    EXPECT_EQ(rules::fx_rate_found(false, "USD", "ZWG", "2026-11-25").message,
+              "No exchange rate from USD to ZWG on 2026-11-25");
+    EXPECT_TRUE(rules::fx_rate_found(true, "USD", "ZWG", "2026-11-25").ok());
+    EXPECT_EQ(rules::fx_converted(std::nullopt).message, "The converted amount is zero or too large");
+    EXPECT_EQ(rules::fx_converted(std::int64_t{0}).message, "The converted amount is zero or too large");
+    EXPECT_TRUE(rules::fx_converted(std::int64_t{1}).ok());
+    EXPECT_EQ(rules::rate_text("26.5000000000"), "26.5");
+    EXPECT_EQ(rules::rate_text("2.0000000000"), "2");
+    EXPECT_EQ(rules::rate_text("0.0377358491"), "0.0377358491");
 }
 
 }  // namespace

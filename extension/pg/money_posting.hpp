@@ -1,0 +1,55 @@
+// money_posting.hpp: the money operations (deposit, withdrawal, transfer,
+// fee) in C++, over the one posting path (docs/design/posting-engine.md, 1;
+// docs/deposits.md, "Money").
+//
+// Until 1.8 a PL/pgSQL chain (money_run -> money_<op>_posting ->
+// money_header, deposit_account_row, money_currency_check, ...) read each
+// account two or three times before it reached the C++ posting. Now one
+// function per operation:
+//   1. reads the request's members in the order the SQL functions did, with
+//      their rules and messages (core/money_request.hpp), so a request with
+//      two faults names the same one;
+//   2. claims the idempotency key (scope core.money; the request hash is the
+//      one 1.7 stored, so a key claimed before an upgrade still replays);
+//   3. reads and locks the accounts with their deposit row and product in one
+//      statement (FOR UPDATE, id order: the posting engine's lock order);
+//   4. decides with the pure rules of core/posting_rules.hpp (currency,
+//      internal accounts, fixed deposits, GL type, early-withdrawal penalty,
+//      exchange rate), builds the lines and posts them through
+//      deposits::post_json, which applies the account state table, minimum
+//      balance, overdraft, GL, branch, value-date and period rules and writes
+//      the journal (pg/deposits_posting.hpp, pg/ledger_posting.hpp);
+//   5. renders the TransactionResponse and stores it under the key.
+// Runs inside the caller's SPI connection and transaction.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "pg/jsonb_members.hpp"
+#include "pg/postgres.hpp"
+
+namespace corebank::pg::money {
+
+enum class Operation { deposit, withdrawal, transfer, fee };
+
+// "deposit", "withdrawal", "transfer", "fee"; nullopt for another name.
+std::optional<Operation> operation_named(const std::string& name);
+
+// The SQL faces corebank.core_deposit, core_withdraw, core_transfer and
+// core_fee: the posted TransactionResponse (a Datum for returning), or the
+// stored response of an earlier request with the same idempotencyKey.
+// CBV00 "actor: is required", "request: must be a JSON object".
+Datum run(Operation operation, const JsonbArgument& request, const std::optional<std::string>& actor_id);
+
+// The posting alone, with no idempotency key (corebank_internal.money_post):
+// standing orders (customer_initiated false) and the opening deposit of an
+// account (true). Returns the TransactionResponse.
+Datum post(Operation operation, const JsonbArgument& request, const std::string& actor_id, bool customer_initiated);
+
+// corebank_internal.money_currency_check: the request's currency member, when
+// given, is the account's (CBV00 for a bad member, CB422 for another currency).
+void check_requested_currency(const JsonbArgument& request, const std::string& account_currency,
+                              const std::string& account_number);
+
+}  // namespace corebank::pg::money

@@ -1,0 +1,1 @@
+DROP FUNCTION corebank_internal.money_account_check(jsonb, text, text, bool);

@@ -1,0 +1,3 @@
+CREATE OR REPLACE FUNCTION corebank_internal.money_deposit(request jsonb, actor uuid, customer_initiated bool) RETURNS uuid
+    LANGUAGE sql
+    AS $fn$ SELECT (corebank_internal.money_post('deposit', request, actor, customer_initiated) ->> 'id')::uuid $fn$;

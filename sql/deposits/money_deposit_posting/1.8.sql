@@ -1,0 +1,1 @@
+DROP FUNCTION corebank_internal.money_deposit_posting(jsonb, uuid, bool);

@@ -1,0 +1,1 @@
+DROP FUNCTION corebank_internal.money_penalty(text, date, integer, corebank.amount_minor);
