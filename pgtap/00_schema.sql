@@ -189,6 +189,7 @@ SELECT set_eq(
       'corebank.core_accounts_status_history(uuid)',
       'corebank.core_accounts_balance(uuid,date)',
       'corebank.core_statement(uuid,date,date)',
+      'corebank.core_statement(uuid,date,date,integer,text,date,bigint,bigint)',
       'corebank.core_deposit(jsonb,uuid)',
       'corebank.core_withdraw(jsonb,uuid)',
       'corebank.core_transfer(jsonb,uuid)',

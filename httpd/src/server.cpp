@@ -20,6 +20,7 @@
 #include "auth/context.hpp"
 #include "auth/statements.hpp"
 #include "banking/context.hpp"
+#include "banking/deposits/statement_cursor.hpp"
 #include "banking/rate_flusher.hpp"
 #include "db_listener.hpp"
 #include "data_key.hpp"
@@ -167,6 +168,7 @@ int run_server(const Config& config) {
         banking->policy = core_banking::OperationPolicy::from_file(config.policy_file);
         banking->verifier = context->verifier;
         banking->openapi_document = openapi_core_document();
+        banking->statement_cursor_key = core_banking::statement_cursor_key(context->data_key);
         // The hot path (docs/design/hot-path.md): caches evicted by the
         // database's notifications, bypassed until the listener is subscribed.
         std::unique_ptr<DbListener> listener;

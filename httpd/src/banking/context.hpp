@@ -28,6 +28,9 @@ struct Context {
     // (docs/design/hot-path.md); null when auth_cache_ttl_ms is 0: every
     // request then checks its key and token in the database.
     std::shared_ptr<HotPath> hot_path;
+    // Seals statement cursors (banking/deposits/statement_cursor.hpp): 32
+    // bytes derived from the data key, the same in every tier process.
+    std::string statement_cursor_key;
 };
 
 // Who is calling: the application (API key) and, when the operation records

@@ -8,11 +8,13 @@
 #include "banking/deposits/accounts_validation.hpp"
 #include "banking/deposits/handlers.hpp"
 #include "banking/deposits/products_validation.hpp"
+#include "banking/deposits/statement_cursor.hpp"
 #include "banking/deposits/statements.hpp"
 #include "banking/fields.hpp"
 #include "banking/handlers.hpp"
 #include "banking/parameters.hpp"
 #include "json_body.hpp"
+#include "json_util.hpp"
 #include "query_params.hpp"
 
 namespace corebank::httpd::core_banking {
@@ -117,12 +119,30 @@ HttpResponse account_balance(const Context& context, const HttpRequest& request,
     return pass_through(db.exec(sql::accounts_balance, {id, optional(query_date(request, "asOf"))}).scalar());
 }
 
+// One keyset page (docs/deposits.md, "Statement paging"): a cursor's page
+// reads the range the first page resolved, from the position and running
+// balance sealed in the cursor.
 HttpResponse account_statement(const Context& context, const HttpRequest& request, Db& db) {
     authorize(context, request, db, "accounts.statement");
     const std::string id = path_uuid(request, "id");
-    const auto [from, to] = query_statement_period(request);
+    const StatementPageRequest page = query_statement_page(request);
+    const auto cursor = statement_cursor_for(context.statement_cursor_key, id, page);
+    std::vector<Param> params{id, optional(page.period.from), optional(page.period.to), std::to_string(page.limit),
+                              Param(), Param(), Param(), Param()};
+    if (cursor) {
+        params[1] = cursor->scope.first_day;
+        params[2] = cursor->scope.last_day;
+        params[4] = cursor->position.direction;
+        params[5] = cursor->position.value_date;
+        params[6] = std::to_string(cursor->position.entry_id);
+        params[7] = std::to_string(cursor->position.balance_minor);
+    }
     // The read replica when read_database_url is set (docs/scale-out.md); authorize stayed on the primary.
-    return pass_through(db.exec_read(sql::accounts_statement, {id, optional(from), optional(to)}).scalar());
+    auto result = parse_db_json(db.exec_read(sql::accounts_statement, params).scalar());
+    HttpResponse response;
+    response.status = 200;
+    response.body = seal_page_cursors(context.statement_cursor_key, std::move(result), id, page.period).dump();
+    return response;
 }
 
 // ---------------------------------------------------------------- interest and dormancy

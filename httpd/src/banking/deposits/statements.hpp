@@ -81,8 +81,13 @@ inline const Statement accounts_status_history{
     "core_accounts_status_history", "SELECT corebank.core_accounts_status_history($1::uuid)::text", 1};
 inline const Statement accounts_balance{
     "core_accounts_balance", "SELECT corebank.core_accounts_balance($1::uuid, $2::date)::text", 2};
+// One keyset page: account, from, to, limit, then the cursor's direction,
+// value date, entry id and running balance (all NULL for the first page).
 inline const Statement accounts_statement{
-    "core_statement", "SELECT corebank.core_statement($1::uuid, $2::date, $3::date)::text", 3};
+    "core_statement_page",
+    "SELECT corebank.core_statement($1::uuid, $2::date, $3::date, $4::integer, $5::text, $6::date, $7::bigint,"
+    " $8::bigint)::text",
+    8};
 inline const Statement accounts_interest_post{
     "core_accounts_interest_post", "SELECT corebank.core_accounts_interest_post($1::uuid, $2::uuid)::text", 2};
 inline const Statement interest_accruals_list{
