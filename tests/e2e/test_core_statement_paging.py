@@ -135,6 +135,15 @@ class StatementPagingTest(D.DepositsBase):
         self.assertRegex(forward[0]["nextCursor"], r"^[A-Za-z0-9_-]+$")
         self.assertNotIn(str(forward[0]["pageClosingBalanceMinor"]), forward[0]["nextCursor"])
 
+    def test_default_range_walks_with_its_cursor(self):
+        """With from and to left out, the cursor (also without them) continues the first page exactly."""
+        first = C.ok(self.api.get(C.query(self.path, limit=10)))
+        second = C.ok(self.api.get(C.query(self.path, limit=10, cursor=first["nextCursor"])))
+        both = C.ok(self.api.get(C.query(self.path, limit=20)))
+        self.assertEqual(first["lines"] + second["lines"], both["lines"])
+        self.assertEqual((second["from"], second["to"]), (first["from"], first["to"]))
+        self.assertEqual(second["pageOpeningBalanceMinor"], first["pageClosingBalanceMinor"])
+
     def test_default_limit_is_100(self):
         """Without limit the page holds 100 lines and says so."""
         body = C.ok(self.api.get(C.query(self.path, **self.range)))
