@@ -139,20 +139,24 @@ BEGIN
     page_opening := CASE WHEN backward THEN base - page_net ELSE base END;
     page_closing := page_opening + page_net;
     -- The far side of the page was fetched one line long; the near side is
-    -- one probe of the index. An empty page has no cursor either way.
+    -- one probe of the index (ORDER BY ... LIMIT 1 in the index's order: as
+    -- a plain EXISTS the planner may scan the whole journal for a busy
+    -- account). An empty page has no cursor either way.
     IF line_count = 0 THEN
         more_before := false;
         more_after := false;
     ELSIF backward THEN
         more_before := overflow;
-        more_after := EXISTS (SELECT FROM corebank.journal_entries e
-                              WHERE e.ledger_account_id = account_id AND (e.value_date, e.id) > (last_date, last_id)
-                                AND e.value_date <= last_day);
+        more_after := coalesce((SELECT true FROM corebank.journal_entries e
+                                WHERE e.ledger_account_id = account_id AND (e.value_date, e.id) > (last_date, last_id)
+                                  AND e.value_date <= last_day
+                                ORDER BY e.value_date, e.id LIMIT 1), false);
     ELSE
         more_after := overflow;
-        more_before := EXISTS (SELECT FROM corebank.journal_entries e
-                               WHERE e.ledger_account_id = account_id AND (e.value_date, e.id) < (first_date, first_id)
-                                 AND e.value_date >= first_day);
+        more_before := coalesce((SELECT true FROM corebank.journal_entries e
+                                 WHERE e.ledger_account_id = account_id AND (e.value_date, e.id) < (first_date, first_id)
+                                   AND e.value_date >= first_day
+                                 ORDER BY e.value_date DESC, e.id DESC LIMIT 1), false);
     END IF;
 
     RETURN jsonb_build_object(
