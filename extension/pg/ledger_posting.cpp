@@ -19,6 +19,7 @@
 #include "pg/ledger_common.hpp"
 #include "pg/ledger_guard.hpp"
 #include "pg/spi.hpp"
+#include "pg/transaction_render.hpp"
 
 namespace corebank::pg::posting {
 
@@ -103,8 +104,6 @@ constexpr const char update_balances_sql[] =
     "UPDATE corebank.ledger_accounts a "
     "SET balance_minor = a.balance_minor + d.delta, version = a.version + 1, updated_at = now() "
     "FROM jsonb_to_recordset($1) AS d(id uuid, delta bigint) WHERE a.id = d.id";
-
-constexpr const char render_sql[] = "SELECT corebank_internal.transaction_json($1::uuid)";
 
 constexpr const char claim_sql[] =
     "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
@@ -458,11 +457,11 @@ void post(const Header& header, const std::vector<Line>& lines, const Accounts& 
 }
 
 Datum render_transaction(const std::string& transaction_id) {
-    const std::uint64_t rows = spi::execute(render_sql, {spi::Arg::text(transaction_id)});
-    CB_CHECK(rows == 1);
-    bool is_null = true;
-    const Datum rendered = spi::get_jsonb_for_return(0, 1, &is_null);
-    if (is_null) fail(sqlstate_not_found, "Transaction not found");
+    // One statement, assembled in C++ (pg/transaction_render.hpp); equal to
+    // transaction_json, which stays the reads' SQL face.
+    bool found = false;
+    const Datum rendered = render::transaction_response(transaction_id, &found);
+    if (!found) fail(sqlstate_not_found, "Transaction not found");
     return rendered;
 }
 

@@ -1,0 +1,27 @@
+// transaction_render.hpp: a transaction's TransactionResponse, rendered in
+// C++ from one statement (issue 12 part 1, docs/design/posting-engine.md
+// section 5).
+//
+// The response is the one corebank_internal.transaction_json(uuid) builds
+// (equal as jsonb, null members included): that PL/pgSQL function stays the
+// SQL face of the reads; every posting answers through this renderer, which
+// reads the transaction, its branch code, its lines (journal entries when
+// POSTED or REVERSED, proposed lines when PENDING or CANCELLED) with their GL
+// account, customer account and currency, and the approval status of a
+// parked transaction, in one generic-plan statement, and assembles the JSON
+// here instead of in eight PL/pgSQL statements.
+#pragma once
+
+#include <string>
+
+#include "pg/postgres.hpp"
+
+namespace corebank::pg::render {
+
+// The TransactionResponse of `transaction_id` as a jsonb Datum in the memory
+// context that was current at spi::connect() (so it survives spi::finish()),
+// or nullptr-equivalent 0 with *found = false when no such transaction
+// exists. Call between spi::connect() and spi::finish().
+Datum transaction_response(const std::string& transaction_id, bool* found);
+
+}  // namespace corebank::pg::render
