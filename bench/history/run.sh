@@ -19,8 +19,9 @@
 #      corebank.core_transfer_batch: the real posting path, every rule and
 #      trigger on). Batches post at the business date only, so every entry is
 #      on one value date: the worst case for the per-day totals;
-#   3. ANALYZE and CHECKPOINT (what autovacuum and the checkpointer would do
-#      after such a load, done now so that they do not land inside a phase);
+#   3. VACUUM (ANALYZE) and CHECKPOINT (what autovacuum and the checkpointer
+#      do after such a load, done now so that they do not land inside a phase:
+#      a journal that grew to a million entries over months is long vacuumed);
 #   4. writes, loaded journal: step 1 again, same accounts;
 #   5. reads: pgbench -M prepared -c 4 -j 2 -T READ as corebank_app (the
 #      tier's role), calling the SQL faces the tier calls:
@@ -66,7 +67,7 @@ while (($#)); do
         --build-dir) build_dir=$2; shift 2 ;;
         --no-install) install=0; shift ;;
         --keep) keep=1; shift ;;
-        -h | --help) sed -n '3,41p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h | --help) sed -n '3,42p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -113,6 +114,9 @@ acked_wrk() { wrk_summary "$tmp/log/wrk-$1.txt" | awk '{ print $4 - $5 }'; }
 log "writes on the empty journal: warm-up (3 s), then $WRITE_CLIENTS clients, ${write_s} s"
 run_wrk warmup-empty 3 >/dev/null
 read -r empty_tps empty_p50 empty_p99 empty_n empty_err < <(run_wrk empty "$write_s")
+# Other work on the machine moves single runs by tens of per cent: the load
+# average at the end of each write phase says how busy it was.
+load_empty=$(cut -d' ' -f1 /proc/loadavg)
 
 # The history: SMALL in one batch, BIG in LOAD_CLIENTS sessions of batches.
 # Each account already has one entry, its opening deposit.
@@ -145,14 +149,15 @@ read -r loaded load_failed < <(cat "$tmp/log/load-small.txt" "$tmp"/log/load-big
     awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }')
 ((load_failed == 0 && loaded == big_transfers + SMALL_ENTRIES - 1)) ||
     die "the load posted $loaded transfers with $load_failed failed items, not $((big_transfers + SMALL_ENTRIES - 1))"
-log "loaded $loaded transfers in $load_s s; ANALYZE and CHECKPOINT"
+log "loaded $loaded transfers in $load_s s; VACUUM (ANALYZE) and CHECKPOINT"
 t0=$SECONDS
-psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "ANALYZE" -c "CHECKPOINT" >/dev/null || die "ANALYZE/CHECKPOINT failed"
+psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "VACUUM (ANALYZE)" -c "CHECKPOINT" >/dev/null || die "VACUUM/CHECKPOINT failed"
 settle_s=$((SECONDS - t0))
 
 log "writes on the loaded journal: warm-up (3 s), then $WRITE_CLIENTS clients, ${write_s} s"
 run_wrk warmup-loaded 3 >/dev/null
 read -r loaded_tps loaded_p50 loaded_p99 loaded_n loaded_err < <(run_wrk loaded "$write_s")
+load_loaded=$(cut -d' ' -f1 /proc/loadavg)
 
 # Reads: pgbench as the tier's role. Prints "tps mean_ms p99_ms transactions failed".
 read_conn=(-h "$sock" -p "$pg_port" -U corebank_app -d corebank_bench)
@@ -224,7 +229,7 @@ max_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "n/a" || b == "n/a") 
 printf '\n'
 printf 'history benchmark: SMALL %s entries, BIG %s entries (%s value date(s)), journal %s entries; %s cores (clients, corebankd and PostgreSQL share them)\n' \
     "$small_count" "$big_count" "$big_days" "$journal_count" "$(nproc)"
-printf 'load: %s transfers through corebank.core_transfer_batch in %s s (%s transfers/s); ANALYZE + CHECKPOINT %s s\n' \
+printf 'load: %s transfers through corebank.core_transfer_batch in %s s (%s transfers/s); VACUUM (ANALYZE) + CHECKPOINT %s s\n' \
     "$loaded" "$load_s" "$(awk -v a="$loaded" -v b="$load_s" 'BEGIN { printf "%.0f", (b > 0 ? a / b : 0) }')" "$settle_s"
 fmt='%-52s %10s %9s %9s %9s %6s %9s\n'
 # shellcheck disable=SC2059 # the format is a variable on purpose
@@ -265,6 +270,7 @@ printf "$fmt" "HTTP transfers, empty journal" "$empty_tps" "$empty_p50" "$empty_
 # shellcheck disable=SC2059
 printf "$fmt" "HTTP transfers, $journal_count entries in the journal" "$loaded_tps" "$loaded_p50" "$loaded_p99" "$loaded_n" "$loaded_err" \
     "$(ratio "$loaded_tps" "$empty_tps")"
+printf 'load average (1 min) at the end of the write phases: %s empty, %s loaded\n' "$load_empty" "$load_loaded"
 printf 'ledger after the run: %s (%s)\n' "$ledger_report" "$check_times"
 printf 'TRANSFER transactions %s, acknowledged %s (+ up to %s in flight per wrk run); checks and counts %s s\n' \
     "$posted" "$acked" "$WRITE_CLIENTS" "$check_s"
