@@ -16,7 +16,7 @@ SELECT tables_are('corebank', ARRAY[
     'auth_role_scopes',
     'currencies', 'platform_config', 'branches', 'numbering_config', 'gl_accounts', 'ledger_accounts',
     'accounting_periods', 'parked_changes', 'transactions', 'transaction_lines_proposed', 'journal_entries',
-    'gl_balance_stripes', 'chain_heads', 'account_day_totals', 'gl_day_totals', 'idempotency_keys', 'gl_budgets', 'api_keys', 'api_key_rate_counters',
+    'gl_balance_stripes', 'chain_heads', 'account_day_totals', 'gl_day_totals', 'account_credit_stripes', 'idempotency_keys', 'gl_budgets', 'api_keys', 'api_key_rate_counters',
     'event_platforms', 'event_settings', 'customers_graph', 'customer_identifiers', 'events', 'customer_merges',
     'consents', 'loyalty_members',
     'customers', 'customer_profiles', 'customer_interactions', 'customer_cases', 'beneficial_owners', 'beneficiaries',

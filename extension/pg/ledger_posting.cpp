@@ -35,10 +35,41 @@ namespace rules = core::posting_rules;
 
 /*---- statements ----*/
 
-constexpr const char lock_accounts_sql[] =
+// An account a posting debits: waits for other debits and lifecycle moves
+// (freeze, close: FOR UPDATE), never for credits (FOR KEY SHARE).
+constexpr const char lock_debited_sql[] =
     "SELECT a.id::text, a.account_number, a.status, a.currency::text, a.gl_account_id::text, "
     "       a.balance_minor, a.allow_overdraft_minor "
-    "FROM corebank.ledger_accounts a WHERE a.id = ANY ($1::uuid[]) ORDER BY a.id FOR UPDATE";
+    "FROM corebank.ledger_accounts a WHERE a.id = ANY ($1::uuid[]) ORDER BY a.id FOR NO KEY UPDATE";
+
+// An account a posting credits, first without waiting: a row no other
+// posting holds is credited in place (balance_minor), as before 1.8.
+constexpr const char try_lock_credited_sql[] =
+    "SELECT a.id::text, a.account_number, a.status, a.currency::text, a.gl_account_id::text, "
+    "       a.balance_minor, a.allow_overdraft_minor "
+    "FROM corebank.ledger_accounts a WHERE a.id = ANY ($1::uuid[]) ORDER BY a.id FOR NO KEY UPDATE SKIP LOCKED";
+
+// A credited row another posting holds (a hot account): shared with the other
+// credits and with a debit, so the credit does not queue; it goes into the
+// backend's credit stripe. Waits only for a lifecycle move (FOR UPDATE),
+// whose new status it then reads.
+constexpr const char share_credited_sql[] =
+    "SELECT a.id::text, a.account_number, a.status, a.currency::text, a.gl_account_id::text, "
+    "       a.balance_minor, a.allow_overdraft_minor "
+    "FROM corebank.ledger_accounts a WHERE a.id = ANY ($1::uuid[]) ORDER BY a.id FOR KEY SHARE";
+
+// Credits in stripes not yet folded into balance_minor. Read after the row
+// locks, in a statement of its own: its snapshot is then newer than any fold
+// that committed before the lock was taken, and a fold cannot commit while
+// the lock is held, so no credit is missed or counted twice.
+constexpr const char credit_stripes_sql[] =
+    "SELECT s.account_id::text, sum(s.credit_minor)::bigint FROM corebank.account_credit_stripes s "
+    "WHERE s.account_id = ANY ($1::uuid[]) GROUP BY s.account_id";
+
+constexpr const char credit_to_stripes_sql[] =
+    "INSERT INTO corebank.account_credit_stripes AS s (account_id, stripe, credit_minor) "
+    "SELECT d.id, $2, d.credit FROM jsonb_to_recordset($1) AS d(id uuid, credit bigint) ORDER BY d.id "
+    "ON CONFLICT (account_id, stripe) DO UPDATE SET credit_minor = s.credit_minor + excluded.credit_minor";
 
 constexpr const char read_accounts_sql[] =
     "SELECT a.id::text, a.account_number, a.status, a.currency::text, a.gl_account_id::text, "
@@ -242,13 +273,30 @@ void add_to_stripes(const std::vector<Line>& lines, int stripe) {
     CB_CHECK(updated == totals.size());
 }
 
-void update_balances(const std::vector<Line>& lines) {
+void update_balances(const std::vector<Line>& lines, const Accounts& accounts) {
     const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
     if (deltas.empty()) return;
-    json rows = json::array();
-    for (const auto& [id, delta] : deltas) rows.push_back({{"id", id}, {"delta", delta}});
-    const std::uint64_t updated = spi::execute(update_balances_sql, {spi::Arg::jsonb(rows.dump())});
-    CB_CHECK(updated == deltas.size());
+    json in_place = json::array();
+    json striped = json::array();
+    for (const auto& [id, delta] : deltas) {
+        const auto account = accounts.find(id);
+        const bool credit_stripe = account != accounts.end() && account->second.credit_stripe;
+        if (credit_stripe) {
+            CB_CHECK(delta >= 0);  // only a credited account is held FOR KEY SHARE
+            if (delta > 0) striped.push_back({{"id", id}, {"credit", delta}});
+        } else {
+            in_place.push_back({{"id", id}, {"delta", delta}});
+        }
+    }
+    if (!in_place.empty()) {
+        const std::uint64_t updated = spi::execute(update_balances_sql, {spi::Arg::jsonb(in_place.dump())});
+        CB_CHECK(updated == in_place.size());
+    }
+    if (!striped.empty()) {
+        const std::uint64_t written = spi::execute(
+            credit_to_stripes_sql, {spi::Arg::jsonb(striped.dump()), spi::Arg::int4(ledger::backend_stripe())});
+        CB_CHECK(written == striped.size());
+    }
 }
 
 core::ledger::ChainTransaction chain_record(const Header& header, const std::vector<Line>& lines,
@@ -341,21 +389,71 @@ std::vector<Line> lines_from_result(std::uint64_t rows) {
     return lines;
 }
 
-Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
-    std::set<std::string> ids;
-    for (const Line& line : lines) {
-        if (line.account_id) ids.insert(*line.account_id);
-    }
-    Accounts accounts;
-    if (ids.empty()) return accounts;
-    const std::uint64_t rows = spi::execute_generic(for_update ? lock_accounts_sql : read_accounts_sql,
-                                            {spi::Arg::text_array(std::vector<std::string>(ids.begin(), ids.end()))});
+namespace {
+
+// The rows of the last statement (lock_debited_sql's columns) into `accounts`.
+std::vector<std::string> collect_accounts(std::uint64_t rows, Accounts& accounts, bool credit_stripe) {
+    std::vector<std::string> ids;
     for (std::uint64_t row = 0; row < rows; ++row) {
-        accounts[spi::get_text(row, 1).value()] =
-            Account{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(), spi::get_text(row, 4).value(),
-                    spi::get_text(row, 5).value(), spi::get_int(row, 6).value(), spi::get_int(row, 7).value()};
+        Account account{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(), spi::get_text(row, 4).value(),
+                        spi::get_text(row, 5).value(), spi::get_int(row, 6).value(), spi::get_int(row, 7).value()};
+        account.credit_stripe = credit_stripe;
+        ids.push_back(spi::get_text(row, 1).value());
+        accounts[ids.back()] = std::move(account);
+    }
+    return ids;
+}
+
+}  // namespace
+
+Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
+    const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
+    Accounts accounts;
+    if (deltas.empty()) return accounts;
+    std::vector<std::string> all;
+    for (const auto& entry : deltas) all.push_back(entry.first);
+    if (!for_update) {
+        collect_accounts(spi::execute_generic(read_accounts_sql, {spi::Arg::text_array(all)}), accounts, false);
+    } else {
+        // One account at a time in id order (canonical UUID text orders as
+        // the uuid does), as every other locker of these rows: the batch
+        // (FOR UPDATE, id order) and the lifecycle moves (one row). A debit
+        // waits; a credit takes the row when no other posting holds it, else
+        // shares it and goes into a stripe. Only a debit or a lifecycle move
+        // makes a credit wait.
+        for (const auto& [id, delta] : deltas) {
+            const std::vector<std::string> one{id};
+            if (rules::direction_of(delta) == rules::Direction::debit) {
+                CB_CHECK(collect_accounts(spi::execute_generic(lock_debited_sql, {spi::Arg::text_array(one)}),
+                                          accounts, false).size() <= 1);
+                continue;
+            }
+            if (!collect_accounts(spi::execute_generic(try_lock_credited_sql, {spi::Arg::text_array(one)}), accounts,
+                                  false).empty()) {
+                continue;
+            }
+            collect_accounts(spi::execute_generic(share_credited_sql, {spi::Arg::text_array(one)}), accounts, true);
+        }
+    }
+    // The balance rules judge balance_minor plus the committed credit stripes.
+    for (const auto& [id, credits] : credit_stripe_totals(all)) {
+        const auto account = accounts.find(id);
+        if (account == accounts.end()) continue;
+        CB_CHECK(!__builtin_add_overflow(account->second.balance_minor, credits, &account->second.balance_minor));
     }
     return accounts;
+}
+
+std::map<std::string, std::int64_t> credit_stripe_totals(const std::vector<std::string>& account_ids) {
+    std::map<std::string, std::int64_t> totals;
+    if (account_ids.empty()) return totals;
+    const std::uint64_t rows = spi::execute_generic(credit_stripes_sql, {spi::Arg::text_column(account_ids)});
+    for (std::uint64_t row = 0; row < rows; ++row) {
+        const std::int64_t credits = spi::get_int(row, 2).value();
+        CB_CHECK(credits >= 0);  // CHECK credit_minor >= 0
+        totals[spi::get_text(row, 1).value()] = credits;
+    }
+    return totals;
 }
 
 void bind_accounts(std::vector<Line>& lines, const Accounts& accounts) {
@@ -453,7 +551,7 @@ void post(const Header& header, const std::vector<Line>& lines, const Accounts& 
     const ChainLink link = extend_chain(record, stripe);
     write_transaction(header, value_date, stripe, link);
     insert_entries(header, checked, value_date);
-    update_balances(checked);
+    update_balances(checked, accounts);
 }
 
 Datum render_transaction(const std::string& transaction_id) {

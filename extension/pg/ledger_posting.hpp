@@ -70,8 +70,12 @@ struct Account {
     std::string status;
     std::string currency;
     std::string gl_account_id;
-    std::int64_t balance_minor = 0;
+    std::int64_t balance_minor = 0;          // balance_minor plus the committed credit stripes
     std::int64_t allow_overdraft_minor = 0;
+    // Credited through the backend's credit stripe: the row is held FOR KEY
+    // SHARE because another posting held it (a hot account; section 3 of
+    // docs/design/posting-engine.md).
+    bool credit_stripe = false;
 };
 using Accounts = std::map<std::string, Account>;
 
@@ -97,8 +101,18 @@ Header header_from_request(const core::ledger::Request& request);
 std::vector<Line> lines_from_result(std::uint64_t rows);
 
 
-// The ledger accounts the lines name; for_update locks them in id order.
+// The ledger accounts the lines name, with their balance (balance_minor plus
+// the committed credit stripes). for_update locks them for the posting, one
+// at a time in id order (the order of every locker of these rows): a debited
+// account FOR NO KEY UPDATE; a credited one FOR NO KEY UPDATE when no other
+// posting holds it, else FOR KEY SHARE with credit_stripe set (its credit
+// goes into a stripe, so a hot account's credits do not queue). Lifecycle
+// moves and the batch take FOR UPDATE and wait for both.
 Accounts load_accounts(const std::vector<Line>& lines, bool for_update);
+
+// The committed credits in stripes per account (accounts without any are
+// absent). Read after the account rows are locked (see load_accounts).
+std::map<std::string, std::int64_t> credit_stripe_totals(const std::vector<std::string>& account_ids);
 
 // Completes account lines (control GL account, currency) and checks every
 // named account: it exists (CB404), is ACTIVE, and the line's currency and GL
@@ -138,8 +152,10 @@ void post(const Header& header, const std::vector<Line>& lines, const Accounts& 
 void mark_first_postings(const std::vector<Line>& lines);
 // Adds the lines' debits and credits to the GL balance stripe `stripe`.
 void add_to_stripes(const std::vector<Line>& lines, int stripe);
-// Adds the lines' net customer-side movement to the ledger account balances.
-void update_balances(const std::vector<Line>& lines);
+// Adds the lines' net customer-side movement to the ledger account balances:
+// in place, or into the backend's credit stripe for an account loaded with
+// credit_stripe (absent from `accounts`: in place).
+void update_balances(const std::vector<Line>& lines, const Accounts& accounts);
 // The hash chain record of a transaction about to be written.
 core::ledger::ChainTransaction chain_record(const Header& header, const std::vector<Line>& lines,
                                            const std::string& value_date, std::int64_t now_us);

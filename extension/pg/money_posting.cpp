@@ -36,17 +36,26 @@ constexpr const char idempotency_scope[] = "core.money";
 
 /*---- statements ----*/
 
-// The deposit accounts of the operation, locked in id order (the posting
-// engine's order), with what the money rules read of their product.
-constexpr const char lock_accounts_sql[] =
+// The deposit accounts of the operation, with what the money rules read of
+// their product. Not locked here: the posting locks them
+// (posting::load_accounts), debited ones before credited ones, and a credit
+// to an account another posting holds does not wait (a hot account). What is
+// read here does not move with postings (the status, which does, is judged
+// again under the posting's lock).
+constexpr const char read_accounts_sql[] =
     "SELECT a.id::text, a.account_number, a.currency::text, a.branch_id::text, d.customer_id::text, d.account_type, "
     "       coalesce(p.internal, false), p.withdrawal_fee_minor, p.early_withdrawal_penalty_bp, "
     "       to_char(d.maturity_date, 'YYYY-MM-DD') "
     "FROM corebank.ledger_accounts a "
     "JOIN corebank.deposit_accounts d ON d.id = a.id "
     "JOIN corebank.deposit_products p ON p.id = d.product_id "
-    "WHERE a.id = ANY ($1::uuid[]) "
-    "ORDER BY a.id FOR UPDATE OF a";
+    "WHERE a.id = ANY ($1::uuid[])";
+
+// A fixed deposit's funding is serialised on its row: two first deposits in
+// flight must not both see it unfunded. The operation's accounts are locked
+// together, in id order (the order of every locker of these rows).
+constexpr const char lock_accounts_sql[] =
+    "SELECT 1 FROM corebank.ledger_accounts a WHERE a.id = ANY ($1::uuid[]) ORDER BY a.id FOR NO KEY UPDATE";
 
 constexpr const char has_entries_sql[] =
     "SELECT EXISTS (SELECT FROM corebank.journal_entries e WHERE e.ledger_account_id = $1::uuid)";
@@ -88,8 +97,8 @@ struct MoneyAccount {
     std::optional<std::string> maturity_date;  // YYYY-MM-DD
 };
 
-std::map<std::string, MoneyAccount> lock_accounts(const std::vector<std::string>& ids) {
-    const std::uint64_t rows = spi::execute_generic(lock_accounts_sql, {spi::Arg::text_array(ids)});
+std::map<std::string, MoneyAccount> read_accounts(const std::vector<std::string>& ids) {
+    const std::uint64_t rows = spi::execute_generic(read_accounts_sql, {spi::Arg::text_array(ids)});
     std::map<std::string, MoneyAccount> accounts;
     for (std::uint64_t row = 0; row < rows; ++row) {
         MoneyAccount account;
@@ -230,10 +239,10 @@ json gl_line(json gl_account_id, char side, std::int64_t amount, const std::stri
     return line;
 }
 
-// A deposit account named by a member (accountId): required, locked, found.
-MoneyAccount locked_account(const std::optional<std::string>& id, const char* field) {
+// A deposit account named by a member (accountId): required, found.
+MoneyAccount named_account(const std::optional<std::string>& id, const char* field) {
     if (!id) ledger::fail(core::sqlstate_validation, std::string(field) + ": is required");
-    const std::map<std::string, MoneyAccount> accounts = lock_accounts({*id});
+    const std::map<std::string, MoneyAccount> accounts = read_accounts({*id});
     return found_account(accounts, *id);
 }
 
@@ -249,8 +258,11 @@ void check_money_account(const Request& request, const MoneyAccount& account) {
     rules::require(rules::not_internal(account.internal));
 }
 
-void check_fixed_deposit_unfunded(const MoneyAccount& account) {
+// `account` is credited; `others` are the operation's other accounts.
+void check_fixed_deposit_unfunded(const MoneyAccount& account, std::vector<std::string> others = {}) {
     if (account.account_type != "FIXED_DEPOSIT") return;
+    others.push_back(account.id);
+    CB_CHECK(spi::execute_generic(lock_accounts_sql, {spi::Arg::text_array(others)}) == others.size());
     rules::require(rules::fixed_deposit_unfunded(account.account_type, has_entries(account.id), account.number));
 }
 
@@ -263,7 +275,7 @@ std::string post_lines(json head, json lines, deposits::Rules posting_rules) {
 
 std::string deposit(const Request& request, const std::string& actor_id, bool customer_initiated) {
     const std::int64_t amount = mr::positive_amount(request["amountMinor"], request["amount"]);
-    const MoneyAccount account = locked_account(mr::uuid(request["accountId"], "accountId"), "accountId");
+    const MoneyAccount account = named_account(mr::uuid(request["accountId"], "accountId"), "accountId");
     check_money_account(request, account);
     check_fixed_deposit_unfunded(account);
     const std::string source = gl_of_type(
@@ -281,7 +293,7 @@ std::string deposit(const Request& request, const std::string& actor_id, bool cu
 
 std::string withdrawal(const Request& request, const std::string& actor_id) {
     const std::int64_t amount = mr::positive_amount(request["amountMinor"], request["amount"]);
-    const MoneyAccount account = locked_account(mr::uuid(request["accountId"], "accountId"), "accountId");
+    const MoneyAccount account = named_account(mr::uuid(request["accountId"], "accountId"), "accountId");
     check_money_account(request, account);
     const std::string destination = gl_of_type(
         mr::trimmed(request["destinationGlAccountCode"], "destinationGlAccountCode", mr::gl_code_length_max), "1000",
@@ -314,12 +326,11 @@ std::string transfer(const Request& request, const std::string& actor_id, bool c
     if (!to_id) ledger::fail(core::sqlstate_validation, "toAccountId: is required");
     rules::require(rules::distinct_accounts(*from_id, *to_id));
 
-    // Both rows in one statement, in id order.
-    const std::map<std::string, MoneyAccount> accounts = lock_accounts({*from_id, *to_id});
+    const std::map<std::string, MoneyAccount> accounts = read_accounts({*from_id, *to_id});
     const MoneyAccount& source = found_account(accounts, *from_id);
     const MoneyAccount& target = found_account(accounts, *to_id);
     rules::require(rules::requested_currency(requested_currency(request), source.number, source.currency));
-    check_fixed_deposit_unfunded(target);
+    check_fixed_deposit_unfunded(target, {source.id});
     json head = header(request, "TRANSFER", actor_id, source.branch_id);
     const std::int64_t penalty = penalty_of(source, amount);
     if (!narrative) narrative = "Transfer " + source.number + " to " + target.number;
@@ -364,7 +375,7 @@ std::string fee(const Request& request, const std::string& actor_id) {
     const std::optional<std::string> description =
         mr::trimmed(request["description"], "description", mr::description_length_max);
     if (!description) ledger::fail(core::sqlstate_validation, "description: is required");
-    const MoneyAccount account = locked_account(mr::uuid(request["accountId"], "accountId"), "accountId");
+    const MoneyAccount account = named_account(mr::uuid(request["accountId"], "accountId"), "accountId");
     check_money_account(request, account);
     const std::string income = gl_of_type(
         mr::trimmed(request["incomeGlAccountCode"], "incomeGlAccountCode", mr::gl_code_length_max), "4100",

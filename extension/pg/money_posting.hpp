@@ -11,8 +11,11 @@
 //      two faults names the same one;
 //   2. claims the idempotency key (scope core.money; the request hash is the
 //      one 1.7 stored, so a key claimed before an upgrade still replays);
-//   3. reads and locks the accounts with their deposit row and product in one
-//      statement (FOR UPDATE, id order: the posting engine's lock order);
+//   3. reads the accounts with their deposit row and product in one
+//      statement; the posting locks them (pg/ledger_posting.hpp,
+//      load_accounts: debits wait in id order, a credit to an account
+//      another posting holds does not wait); a fixed deposit being funded is
+//      locked first, so that its single deposit stays single;
 //   4. decides with the pure rules of core/posting_rules.hpp (currency,
 //      internal accounts, fixed deposits, GL type, early-withdrawal penalty,
 //      exchange rate), builds the lines and posts them through

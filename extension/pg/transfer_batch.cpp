@@ -152,6 +152,11 @@ std::map<std::string, AccountState> lock_accounts(const std::vector<Transfer>& t
         CB_CHECK(!state.deposit || state.minimum_balance.has_value());  // minimum_balance_minor is NOT NULL
         accounts.emplace(spi::get_text(row, 1).value(), std::move(state));
     }
+    // FOR UPDATE waited for the credits in flight; their stripes count too.
+    for (const auto& [id, credits] : posting::credit_stripe_totals({ids.begin(), ids.end()})) {
+        AccountState& state = accounts.at(id);
+        CB_CHECK(!__builtin_add_overflow(state.ledger.balance_minor, credits, &state.ledger.balance_minor));
+    }
     return accounts;
 }
 
@@ -417,7 +422,7 @@ void write(std::vector<Posted>& posted, const std::map<std::string, AccountState
          spi::Arg::text_column(std::move(entry_narratives)), spi::Arg::text(dated.value_date), spi::Arg::text(channel),
          spi::Arg::text(actor_id)});
     CB_CHECK(entries_written == all_lines.size());
-    posting::update_balances(all_lines);
+    posting::update_balances(all_lines, {});  // every row held FOR UPDATE: in place
     deposits::record_customer_activity(active_customer_accounts);
 }
 

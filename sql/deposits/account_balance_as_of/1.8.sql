@@ -3,12 +3,13 @@
 -- (1.8, docs/design/posting-engine.md section 4), so its cost is the number
 -- of days with postings after the date, not the number of entries. Equal to
 -- the sum of the account's entries up to the date (ledger_check_balances
--- proves both the balance and the totals from the journal): 0 before the
+-- proves both the balance and the totals from the journal; the current
+-- balance includes the credit stripes, 1.8): 0 before the
 -- account's first posting, for an unknown account and for a NULL date.
 CREATE OR REPLACE FUNCTION corebank_internal.account_balance_as_of(account uuid, as_of date) RETURNS bigint
     LANGUAGE sql STABLE
     AS $fn$
-    SELECT coalesce((SELECT a.balance_minor
+    SELECT coalesce((SELECT corebank_internal.account_balance(a.id)
                             - coalesce((SELECT sum(t.credit_minor - t.debit_minor) FROM corebank.account_day_totals t
                                         WHERE t.account_id = a.id AND t.day > as_of), 0)
                      FROM corebank.ledger_accounts a

@@ -7,7 +7,7 @@ BEGIN
                 'customerNumber', c.customer_number, 'productId', p.id, 'productCode', p.code,
                 'productName', p.name, 'accountType', d.account_type, 'currency', a.currency, 'status', a.status,
                 'branchId', a.branch_id, 'branchCode', b.code, 'glAccountCode', g.code,
-                'balanceMinor', a.balance_minor, 'balance', corebank_internal.money_text(a.balance_minor, a.currency),
+                'balanceMinor', x.balance, 'balance', corebank_internal.money_text(x.balance, a.currency),
                 'availableBalanceMinor', x.available,
                 'availableBalance', corebank_internal.money_text(x.available, a.currency),
                 'minimumBalanceMinor', p.minimum_balance_minor, 'allowOverdraftMinor', a.allow_overdraft_minor,
@@ -26,10 +26,12 @@ BEGIN
             JOIN corebank.branches b ON b.id = a.branch_id
             LEFT JOIN corebank.customers c ON c.id = d.customer_id
             CROSS JOIN LATERAL (
-                SELECT CASE WHEN a.status IN ('ACTIVE', 'DORMANT')
-                            THEN greatest(least(a.balance_minor - p.minimum_balance_minor + a.allow_overdraft_minor,
+                SELECT y.balance,
+                       CASE WHEN a.status IN ('ACTIVE', 'DORMANT')
+                            THEN greatest(least(y.balance - p.minimum_balance_minor + a.allow_overdraft_minor,
                                                 corebank_internal.limit_amount_minor_max()), 0)
-                            ELSE 0 END::bigint AS available) x
+                            ELSE 0 END::bigint AS available
+                FROM (SELECT corebank_internal.account_balance(a.id) AS balance) y) x
             WHERE d.id = account);
 END
 $fn$;

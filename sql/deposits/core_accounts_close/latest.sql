@@ -1,22 +1,25 @@
 -- Close: zero balance, no accrued interest, no live standing order; the
 -- live passbook closes with the account.
-CREATE FUNCTION corebank.core_accounts_close(id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_accounts_close(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 #variable_conflict use_variable
 DECLARE
     r record;
+    balance bigint;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     request := corebank_internal.require_object(coalesce(request, '{}'::jsonb));
-    SELECT a.status, a.balance_minor, a.currency, d.accrued_minor, d.accrued_micro INTO r
+    SELECT a.status, a.currency, d.accrued_minor, d.accrued_micro INTO r
     FROM corebank.ledger_accounts a JOIN corebank.deposit_accounts d ON d.id = a.id
     WHERE a.id = id FOR UPDATE OF a;
     IF FOUND AND r.status <> 'CLOSED' THEN
-        IF r.balance_minor <> 0 THEN
+        -- Read after the lock, which waited for credits in flight (1.8: stripes).
+        balance := corebank_internal.account_balance(id);
+        IF balance <> 0 THEN
             PERFORM corebank_internal.fail('CB422', format('The balance must be zero to close the account (it is %s)',
-                                                           corebank_internal.money_text(r.balance_minor, r.currency)));
+                                                           corebank_internal.money_text(balance, r.currency)));
         END IF;
         IF r.accrued_micro <> 0 THEN
             PERFORM corebank_internal.fail('CB422', 'The account has accrued interest not yet posted; post it and pay it out first');

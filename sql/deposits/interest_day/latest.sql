@@ -1,6 +1,6 @@
 -- One day of the daily run (docs/design/deposits.md, Interest). The caller
 -- holds the run lock.
-CREATE FUNCTION corebank_internal.interest_day(day date, operator uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.interest_day(day date, operator uuid) RETURNS jsonb
     LANGUAGE plpgsql
     AS $fn$
 DECLARE
@@ -35,9 +35,7 @@ BEGIN
 
     FOR r IN
         SELECT a.id, a.currency::text AS currency, a.branch_id,
-               a.balance_minor - coalesce((SELECT sum(CASE WHEN e.side = 'C' THEN e.amount_minor ELSE -e.amount_minor END)
-                                           FROM corebank.journal_entries e
-                                           WHERE e.ledger_account_id = a.id AND e.value_date > day), 0) AS balance,
+               corebank_internal.account_balance_as_of(a.id, day) AS balance,
                p.interest_method, p.annual_rate_bp, d.accrued_micro, d.accrued_minor,
                (SELECT jsonb_agg(jsonb_build_object('fromMinor', t.from_minor, 'rateBp', t.rate_bp) ORDER BY t.from_minor)
                 FROM corebank.deposit_product_tiers t WHERE t.product_id = p.id) AS tiers
@@ -125,7 +123,7 @@ BEGIN
             UPDATE corebank.deposit_accounts d SET accrued_micro = 0, accrued_minor = 0, updated_at = now()
             WHERE d.id = r.id AND d.accrued_micro <> 0;
             IF r.monthly_fee_minor > 0 THEN
-                SELECT a.balance_minor INTO balance FROM corebank.ledger_accounts a WHERE a.id = r.id;
+                balance := corebank_internal.account_balance(r.id);
                 IF r.status <> 'ACTIVE' THEN
                     skipped := format('account is %s', r.status);
                 ELSIF balance - r.monthly_fee_minor < -r.allow_overdraft_minor THEN

@@ -1,5 +1,5 @@
 -- A passbook with its balances, all from the ledger expression.
-CREATE FUNCTION corebank_internal.passbook_json(passbook uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.passbook_json(passbook uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE
     AS $fn$
 DECLARE
@@ -32,7 +32,8 @@ BEGIN
         'openingBalanceCents', opening, 'openingBalance', corebank_internal.money_text(opening, a.currency),
         'closingBalanceCents', opening + printed,
         'closingBalance', corebank_internal.money_text(opening + printed, a.currency),
-        'ledgerBalanceCents', a.balance_minor, 'ledgerBalance', corebank_internal.money_text(a.balance_minor, a.currency),
+        'ledgerBalanceCents', corebank_internal.account_balance(a.id),
+        'ledgerBalance', corebank_internal.money_text(corebank_internal.account_balance(a.id), a.currency),
         'lostAt', corebank_internal.iso_utc(p.lost_at), 'lostReason', p.lost_reason,
         'closedAt', corebank_internal.iso_utc(p.closed_at));
 END

@@ -1,5 +1,6 @@
 -- Health of the balances; no rows = healthy:
---   ledger_account   a customer balance differs from its entries (credits - debits)
+--   ledger_account   a customer balance (with its credit stripes, 1.8) differs
+--                    from its entries (credits - debits)
 --   gl_debits/credits a GL account's stripes differ from its entries
 --   trial_balance    debits and credits of a currency differ
 --   account_day_debits/credits  an account's stored totals of a day (all
@@ -14,13 +15,14 @@ CREATE OR REPLACE FUNCTION corebank.ledger_check_balances()
     AS $fn$
 BEGIN
     RETURN QUERY
-    SELECT 'ledger_account'::text, a.account_number, a.currency::text, coalesce(e.net, 0)::bigint, a.balance_minor
+    SELECT 'ledger_account'::text, a.account_number, a.currency::text, coalesce(e.net, 0)::bigint, b.balance
     FROM corebank.ledger_accounts a
+    CROSS JOIN LATERAL (SELECT corebank_internal.account_balance(a.id) AS balance) b
     LEFT JOIN (SELECT x.ledger_account_id,
                       sum(CASE WHEN x.side = 'C' THEN x.amount_minor ELSE -x.amount_minor END) AS net
                FROM corebank.journal_entries x WHERE x.ledger_account_id IS NOT NULL
                GROUP BY x.ledger_account_id) e ON e.ledger_account_id = a.id
-    WHERE a.balance_minor <> coalesce(e.net, 0);
+    WHERE b.balance <> coalesce(e.net, 0);
 
     RETURN QUERY
     WITH entries AS (
