@@ -34,9 +34,6 @@ constexpr const char next_number_sql[] =
     "UPDATE corebank.numbering_config SET next_value = next_value + 1 WHERE entity_type = $1 "
     "RETURNING corebank_internal.format_number(prefix, padding, next_value - 1)";
 
-constexpr const char next_transaction_number_sql[] =
-    "SELECT corebank_internal.format_number(n.prefix, n.padding, nextval('corebank.transaction_numbers')) "
-    "FROM corebank.numbering_config n WHERE n.entity_type = $1";
 
 }  // namespace
 
@@ -92,8 +89,12 @@ COREBANK_FUNCTION(next_number) {
 COREBANK_FUNCTION(numbering_next) {
     const std::string entity_type = args::require(args::text(fcinfo, 0), "entity_type");
     spi::connect();
-    const std::uint64_t rows = spi::execute(entity_type == "TRANSACTION" ? next_transaction_number_sql : next_number_sql,
-                                            {spi::Arg::text(entity_type)});
+    if (entity_type == "TRANSACTION") {
+        const std::string number = pg::ledger::next_transaction_number();
+        spi::finish();
+        PG_RETURN_DATUM(pg::text_datum(number));
+    }
+    const std::uint64_t rows = spi::execute(next_number_sql, {spi::Arg::text(entity_type)});
     if (rows == 0) args::throw_validation("entity_type: must be LOAN, ACCOUNT, TRANSACTION or APPLICATION");
     const std::string number = spi::get_text(0, 1).value();
     spi::finish();

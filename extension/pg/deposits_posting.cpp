@@ -33,11 +33,14 @@ constexpr const char reactivate_sql[] =
     "SELECT corebank_internal.account_status_set($1::uuid, 'ACTIVE', 'reactivated by a customer-initiated posting', "
     "$2::uuid)";
 
+// Only a stamp that moves is written: an account its owner used today
+// already carries today's date, and rewriting the row would cost every
+// posting a row version (and a wait on the row for the owner's next one).
 constexpr const char activity_sql[] =
     "UPDATE corebank.deposit_accounts d "
-    "SET last_customer_activity_on = greatest(d.last_customer_activity_on, corebank_internal.business_today()), "
-    "    updated_at = now() "
-    "WHERE d.id = ANY ($1::uuid[])";
+    "SET last_customer_activity_on = corebank_internal.business_today(), updated_at = now() "
+    "WHERE d.id = ANY ($1::uuid[]) "
+    "  AND (d.last_customer_activity_on IS NULL OR d.last_customer_activity_on < corebank_internal.business_today())";
 
 /*---- helpers ----*/
 

@@ -20,6 +20,10 @@ namespace {
 constexpr const char period_lock_sql[] =
     "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
 
+constexpr const char next_transaction_number_sql[] =
+    "SELECT corebank_internal.format_number(n.prefix, n.padding, nextval('corebank.transaction_numbers')) "
+    "FROM corebank.numbering_config n WHERE n.entity_type = 'TRANSACTION'";
+
 constexpr const char period_create_sql[] =
     "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
 
@@ -35,6 +39,11 @@ void lock_open_period(const std::string& period) {
     if (spi::get_text(0, 1).value() == "CLOSED") {
         fail(core::sqlstate_unprocessable, "accounting period " + period + " is closed");
     }
+}
+
+std::string next_transaction_number() {
+    CB_CHECK(spi::execute(next_transaction_number_sql, {}) == 1);  // seeded by the install script
+    return spi::get_text(0, 1).value();
 }
 
 int backend_stripe() {

@@ -20,6 +20,12 @@ std::string random_uuid();
 // The backend's stripe (0..15) for GL balances and the hash chain.
 int backend_stripe();
 
+// The next TRANSACTION number (1.5: from the sequence
+// corebank.transaction_numbers, so postings never wait on the numbering row;
+// unique and increasing, a rolled-back posting leaves a gap). Runs inside an
+// SPI connection.
+std::string next_transaction_number();
+
 // Takes the accounting period's row FOR SHARE (creating it, OPEN, when it
 // does not exist yet), so that a concurrent close waits for this transaction
 // and a posting after the close sees CLOSED; fails (422) when it is CLOSED.

@@ -77,8 +77,6 @@ constexpr const char branch_default_sql[] =
     "                $2::uuid, "
     "                (SELECT b.id FROM corebank.branches b WHERE b.is_head_office LIMIT 1))::text";
 
-constexpr const char next_number_sql[] = "SELECT corebank.next_number('TRANSACTION')";
-
 constexpr const char fx_rate_sql[] =
     "SELECT r.rate::text FROM corebank_internal.fx_rate_in_force($1, $2, $3::date) r";
 
@@ -175,11 +173,6 @@ std::string upper_ascii(std::string text) {
     return text;
 }
 
-std::string single_text(const char* sql, std::initializer_list<spi::Arg> args) {
-    CB_CHECK(spi::execute(sql, args) == 1);
-    return spi::get_text(0, 1).value();
-}
-
 /*---- the request ----*/
 
 // The members of the request in hand, read on demand.
@@ -214,7 +207,7 @@ json header(const Request& request, const char* type, const std::string& actor_i
     if (!branch) ledger::fail(core::sqlstate_not_found, "Branch not found");
     const std::optional<std::string> description =
         mr::trimmed(request["description"], "description", mr::description_length_max);
-    if (!reference) reference = single_text(next_number_sql, {});
+    if (!reference) reference = ledger::next_transaction_number();
 
     json object = {{"type", type}, {"reference", *reference}, {"branchId", *branch}, {"channel", channel},
                    {"operatorId", actor_id}, {"makerId", actor_id}};
