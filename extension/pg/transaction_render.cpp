@@ -10,14 +10,19 @@
 //   - the single-currency members (currency, amountMinor, amount) only when
 //     the totals hold one currency, else null, and every absent value as a
 //     null member, as jsonb_build_object keeps them.
-// nlohmann first: PostgreSQL's port.h redefines snprintf, which it uses.
-#include <nlohmann/json.hpp>
-
+// The jsonb is built value by value (pushJsonbValue) from the strings read
+// from the rows, not printed as JSON text and parsed back with jsonb_in:
+// that way a render cost 0.11 ms against 0.07 ms (called from SQL, the same
+// 1,000 transactions), more than transaction_json itself.
 #include "pg/transaction_render.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/crypto.hpp"
 #include "core/errors.hpp"
@@ -28,8 +33,6 @@
 namespace corebank::pg::render {
 
 namespace {
-
-using nlohmann::json;
 
 // journal_entries_line_no and transaction_lines_proposed_line_no: 1..256.
 constexpr std::uint64_t lines_max = 256;
@@ -105,9 +108,134 @@ std::string amount_text(std::int64_t amount_minor, std::int64_t minor_units) {
     return text;
 }
 
-json text_or_null(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
+// A jsonb value written as the token sequence pushJsonbValue takes, in C++
+// (strings are kept here), then built in one guarded loop of POD tokens.
+// Containers nest at most `depth_max` deep; the root is an object.
+class JsonbTokens {
+public:
+    void begin_object() { open(WJB_BEGIN_OBJECT, false); }
+    void end_object() { close(WJB_END_OBJECT, false); }
+    void begin_array() { open(WJB_BEGIN_ARRAY, true); }
+    void end_array() { close(WJB_END_ARRAY, true); }
 
-json int_or_null(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
+    // A member's name: a literal of the source, so not copied.
+    void key(const char* name) {
+        CB_CHECK(!in_array_.empty() && !in_array_.back() && !after_key_);
+        push(WJB_KEY, Scalar::string, name, std::char_traits<char>::length(name));
+        after_key_ = true;
+    }
+    void string(std::string value) {
+        strings_.push_back(std::move(value));  // a deque: earlier strings never move
+        push_scalar(Scalar::string, strings_.back().data(), strings_.back().size());
+    }
+    void string_or_null(std::optional<std::string> value) {
+        if (value) string(std::move(*value));
+        else null();
+    }
+    void literal(const char* value) { push_scalar(Scalar::string, value, std::char_traits<char>::length(value)); }
+    void number(std::int64_t value) {
+        Token& token = push_scalar(Scalar::number, nullptr, 0);
+        token.number = value;
+    }
+    void number_or_null(std::optional<std::int64_t> value) {
+        if (value) number(*value);
+        else null();
+    }
+    void boolean(bool value) {
+        Token& token = push_scalar(Scalar::boolean, nullptr, 0);
+        token.flag = value;
+    }
+    void null() { push_scalar(Scalar::null, nullptr, 0); }
+
+    // The jsonb, in the memory context that was current at spi::connect()
+    // (as spi::get_jsonb_for_return returns one), so it outlives finish().
+    Datum to_jsonb_for_return() const {
+        CB_CHECK(in_array_.empty() && !tokens_.empty() && !after_key_);
+        const Token* tokens = tokens_.data();
+        const std::size_t count = tokens_.size();
+        return pg_guard([&]() noexcept {
+            JsonbParseState* state = nullptr;
+            JsonbValue* root = nullptr;
+            for (std::size_t index = 0; index < count; ++index) {
+                const Token& token = tokens[index];
+                JsonbValue value;
+                switch (token.scalar) {
+                    case Scalar::string:
+                        value.type = jbvString;
+                        value.val.string.val = const_cast<char*>(token.text);
+                        value.val.string.len = token.length;
+                        break;
+                    case Scalar::number:
+                        value.type = jbvNumeric;
+                        value.val.numeric = DatumGetNumeric(DirectFunctionCall1(int8_numeric, Int64GetDatum(token.number)));
+                        break;
+                    case Scalar::boolean:
+                        value.type = jbvBool;
+                        value.val.boolean = token.flag;
+                        break;
+                    case Scalar::null:
+                        value.type = jbvNull;
+                        break;
+                    case Scalar::none:
+                        break;
+                }
+                root = pushJsonbValue(&state, token.seq, token.scalar == Scalar::none ? nullptr : &value);
+            }
+            return SPI_datumTransfer(JsonbPGetDatum(JsonbValueToJsonb(root)), false, -1);
+        });
+    }
+
+private:
+    enum class Scalar : std::uint8_t { none, string, number, boolean, null };
+    // POD: read inside pg_guard.
+    struct Token {
+        JsonbIteratorToken seq;
+        Scalar scalar;
+        const char* text;
+        int length;
+        std::int64_t number;
+        bool flag;
+    };
+    static constexpr std::size_t depth_max = 4;
+    // A jsonb string is at most JENTRY_OFFLENMASK bytes; ours are far shorter.
+    static constexpr std::size_t string_bytes_max = 1 << 20;
+
+    Token& push(JsonbIteratorToken seq, Scalar scalar, const char* text, std::size_t length) {
+        CB_CHECK(length <= string_bytes_max);
+        tokens_.push_back(Token{seq, scalar, text, static_cast<int>(length), 0, false});
+        return tokens_.back();
+    }
+    // A scalar is an object's member value (after its key) or an array's element.
+    Token& push_scalar(Scalar scalar, const char* text, std::size_t length) {
+        return push(value_seq(), scalar, text, length);
+    }
+    JsonbIteratorToken value_seq() {
+        CB_CHECK(!in_array_.empty());
+        if (in_array_.back()) return WJB_ELEM;
+        CB_CHECK(after_key_);
+        after_key_ = false;
+        return WJB_VALUE;
+    }
+    void open(JsonbIteratorToken seq, bool array) {
+        // A container is the root, an object's member value, or an element.
+        if (in_array_.empty()) CB_CHECK(tokens_.empty() && !array);
+        else if (!in_array_.back()) CB_CHECK(after_key_);
+        after_key_ = false;
+        CB_CHECK(in_array_.size() < depth_max);
+        push(seq, Scalar::none, nullptr, 0);
+        in_array_.push_back(array);
+    }
+    void close(JsonbIteratorToken seq, bool array) {
+        CB_CHECK(!in_array_.empty() && in_array_.back() == array && !after_key_);
+        in_array_.pop_back();
+        push(seq, Scalar::none, nullptr, 0);
+    }
+
+    std::vector<Token> tokens_;
+    std::deque<std::string> strings_;
+    std::vector<bool> in_array_;  // the open containers: true for an array
+    bool after_key_ = false;
+};
 
 // A currency's sums over the lines, as the totals member shows them.
 struct CurrencyTotal {
@@ -122,7 +250,7 @@ void add_checked(std::int64_t* sum, std::int64_t amount) {
     CB_CHECK(!__builtin_add_overflow(*sum, amount, sum));
 }
 
-json render_line(std::uint64_t row, std::map<std::string, CurrencyTotal>* totals) {
+void render_line(std::uint64_t row, JsonbTokens* out, std::map<std::string, CurrencyTotal>* totals) {
     const std::string currency = spi::get_text(row, 29).value();
     const std::string side = spi::get_text(row, 30).value();
     const std::int64_t amount_minor = spi::get_int(row, 31).value();
@@ -133,78 +261,134 @@ json render_line(std::uint64_t row, std::map<std::string, CurrencyTotal>* totals
     total.minor_units = minor_units;
     add_checked(side == "D" ? &total.debit_minor : &total.credit_minor, amount_minor);
 
-    return json{{"lineNo", spi::get_int(row, 23).value()},
-                {"glAccountId", spi::get_text(row, 24).value()},
-                {"glAccountCode", spi::get_text(row, 25).value()},
-                {"glAccountName", spi::get_text(row, 26).value()},
-                {"accountId", text_or_null(spi::get_text(row, 27))},
-                {"accountNumber", text_or_null(spi::get_text(row, 28))},
-                {"currency", currency},
-                {"side", side == "D" ? "DEBIT" : "CREDIT"},
-                {"amountMinor", amount_minor},
-                {"amount", amount_text(amount_minor, minor_units)},
-                {"narrative", text_or_null(spi::get_text(row, 33))}};
+    out->begin_object();
+    out->key("lineNo");
+    out->number(spi::get_int(row, 23).value());
+    out->key("glAccountId");
+    out->string(spi::get_text(row, 24).value());
+    out->key("glAccountCode");
+    out->string(spi::get_text(row, 25).value());
+    out->key("glAccountName");
+    out->string(spi::get_text(row, 26).value());
+    out->key("accountId");
+    out->string_or_null(spi::get_text(row, 27));
+    out->key("accountNumber");
+    out->string_or_null(spi::get_text(row, 28));
+    out->key("currency");
+    out->string(currency);
+    out->key("side");
+    out->literal(side == "D" ? "DEBIT" : "CREDIT");
+    out->key("amountMinor");
+    out->number(amount_minor);
+    out->key("amount");
+    out->string(amount_text(amount_minor, minor_units));
+    out->key("narrative");
+    out->string_or_null(spi::get_text(row, 33));
+    out->end_object();
 }
 
 // The response of the transaction in the rows of the last execute().
-json render_rows(std::uint64_t rows) {
+void render_rows(std::uint64_t rows, JsonbTokens* out) {
     CB_CHECK(rows >= 1 && rows <= lines_max);
-    json entries = json::array();
+    out->begin_object();
+    out->key("entries");
+    out->begin_array();
     // Ordered by currency code, as the totals are (codes are ^[A-Z]{3}$,
     // so byte order is every collation's order).
-    std::map<std::string, CurrencyTotal> totals_by_currency;
+    std::map<std::string, CurrencyTotal> totals;
     for (std::uint64_t row = 0; row < rows; ++row) {
         if (!spi::get_int(row, 23)) {
             CB_CHECK(rows == 1);  // the outer join's row of a transaction without lines
             break;
         }
-        entries.push_back(render_line(row, &totals_by_currency));
+        render_line(row, out, &totals);
     }
+    out->end_array();
 
-    json totals = json::array();
-    for (const auto& [currency, total] : totals_by_currency) {
-        totals.push_back(json{{"currency", currency},
-                              {"debitMinor", total.debit_minor},
-                              {"creditMinor", total.credit_minor},
-                              {"debit", amount_text(total.debit_minor, total.minor_units)},
-                              {"credit", amount_text(total.credit_minor, total.minor_units)}});
+    out->key("totals");
+    out->begin_array();
+    for (const auto& [currency, total] : totals) {
+        out->begin_object();
+        out->key("currency");
+        out->string(currency);
+        out->key("debitMinor");
+        out->number(total.debit_minor);
+        out->key("creditMinor");
+        out->number(total.credit_minor);
+        out->key("debit");
+        out->string(amount_text(total.debit_minor, total.minor_units));
+        out->key("credit");
+        out->string(amount_text(total.credit_minor, total.minor_units));
+        out->end_object();
     }
+    out->end_array();
     // A single-currency transaction has one amount: its debits (= its credits).
-    const bool single_currency = totals.size() == 1;
+    const CurrencyTotal* single = totals.size() == 1 ? &totals.begin()->second : nullptr;
+    out->key("currency");
+    out->string_or_null(single ? std::optional<std::string>(totals.begin()->first) : std::nullopt);
+    out->key("amountMinor");
+    out->number_or_null(single ? std::optional<std::int64_t>(single->debit_minor) : std::nullopt);
+    out->key("amount");
+    out->string_or_null(single ? std::optional<std::string>(amount_text(single->debit_minor, single->minor_units))
+                               : std::nullopt);
 
-    const std::optional<std::string> hash = spi::get_bytea(0, 18);
     const std::string status = spi::get_text(0, 4).value();
-    json response{
-        {"id", spi::get_text(0, 1).value()},
-        {"reference", spi::get_text(0, 2).value()},
-        {"type", spi::get_text(0, 3).value()},
-        {"status", status},
-        {"state", status},
-        {"description", text_or_null(spi::get_text(0, 5))},
-        {"valueDate", spi::get_text(0, 6).value()},
-        {"branchId", spi::get_text(0, 7).value()},
-        {"branchCode", text_or_null(spi::get_text(0, 8))},
-        {"channel", spi::get_text(0, 9).value()},
-        {"makerId", text_or_null(spi::get_text(0, 10))},
-        {"operatorId", spi::get_text(0, 11).value()},
-        {"idempotencyKey", text_or_null(spi::get_text(0, 12))},
-        {"reversesId", text_or_null(spi::get_text(0, 13))},
-        {"reversedById", text_or_null(spi::get_text(0, 14))},
-        {"parkedChangeId", text_or_null(spi::get_text(0, 15))},
-        {"approvalStatus", text_or_null(spi::get_text(0, 16))},
-        {"released", spi::get_bool(0, 17).value()},
-        {"currency", single_currency ? totals[0]["currency"] : json(nullptr)},
-        {"amountMinor", single_currency ? totals[0]["debitMinor"] : json(nullptr)},
-        {"amount", single_currency ? totals[0]["debit"] : json(nullptr)},
-        {"totals", totals},
-        {"entries", entries},
-        // The hash-chain link (hex SHA-256), and where it sits.
-        {"hash", hash ? json(core::hex_encode(*hash)) : json(nullptr)},
-        {"chain", hash ? json{{"stripe", int_or_null(spi::get_int(0, 19))}, {"seq", int_or_null(spi::get_int(0, 20))}}
-                       : json(nullptr)},
-        {"createdAt", text_or_null(spi::get_text(0, 21))},
-        {"postedAt", text_or_null(spi::get_text(0, 22))}};
-    return response;
+    out->key("id");
+    out->string(spi::get_text(0, 1).value());
+    out->key("reference");
+    out->string(spi::get_text(0, 2).value());
+    out->key("type");
+    out->string(spi::get_text(0, 3).value());
+    out->key("status");
+    out->string(status);
+    out->key("state");
+    out->string(status);
+    out->key("description");
+    out->string_or_null(spi::get_text(0, 5));
+    out->key("valueDate");
+    out->string(spi::get_text(0, 6).value());
+    out->key("branchId");
+    out->string(spi::get_text(0, 7).value());
+    out->key("branchCode");
+    out->string_or_null(spi::get_text(0, 8));
+    out->key("channel");
+    out->string(spi::get_text(0, 9).value());
+    out->key("makerId");
+    out->string_or_null(spi::get_text(0, 10));
+    out->key("operatorId");
+    out->string(spi::get_text(0, 11).value());
+    out->key("idempotencyKey");
+    out->string_or_null(spi::get_text(0, 12));
+    out->key("reversesId");
+    out->string_or_null(spi::get_text(0, 13));
+    out->key("reversedById");
+    out->string_or_null(spi::get_text(0, 14));
+    out->key("parkedChangeId");
+    out->string_or_null(spi::get_text(0, 15));
+    out->key("approvalStatus");
+    out->string_or_null(spi::get_text(0, 16));
+    out->key("released");
+    out->boolean(spi::get_bool(0, 17).value());
+    // The hash-chain link (hex SHA-256), and where it sits.
+    const std::optional<std::string> hash = spi::get_bytea(0, 18);
+    out->key("hash");
+    out->string_or_null(hash ? std::optional<std::string>(core::hex_encode(*hash)) : std::nullopt);
+    out->key("chain");
+    if (hash) {
+        out->begin_object();
+        out->key("stripe");
+        out->number_or_null(spi::get_int(0, 19));
+        out->key("seq");
+        out->number_or_null(spi::get_int(0, 20));
+        out->end_object();
+    } else {
+        out->null();
+    }
+    out->key("createdAt");
+    out->string_or_null(spi::get_text(0, 21));
+    out->key("postedAt");
+    out->string_or_null(spi::get_text(0, 22));
+    out->end_object();
 }
 
 }  // namespace
@@ -214,15 +398,10 @@ Datum transaction_response(const std::string& transaction_id, bool* found) {
     const std::uint64_t rows = spi::execute_generic(render_sql, {spi::Arg::text(transaction_id)});
     *found = rows > 0;
     if (!*found) return static_cast<Datum>(0);
-    const std::string text = render_rows(rows).dump();
+    JsonbTokens tokens;
+    render_rows(rows, &tokens);
     spi::free_result();
-    const char* json_text = text.c_str();
-    return pg_guard([&]() noexcept {
-        // Parsed in SPI's memory, then copied to the caller's context (as
-        // spi::get_jsonb_for_return does), so it outlives spi::finish().
-        const Datum parsed = DirectFunctionCall1(jsonb_in, CStringGetDatum(json_text));
-        return SPI_datumTransfer(parsed, false, -1);
-    });
+    return tokens.to_jsonb_for_return();
 }
 
 }  // namespace corebank::pg::render

@@ -9,7 +9,7 @@
 // POSTED or REVERSED, proposed lines when PENDING or CANCELLED) with their GL
 // account, customer account and currency, and the approval status of a
 // parked transaction, in one generic-plan statement, and assembles the JSON
-// here instead of in eight PL/pgSQL statements.
+// here instead of in PL/pgSQL (a call and three statements of its own).
 #pragma once
 
 #include <string>
@@ -20,8 +20,8 @@ namespace corebank::pg::render {
 
 // The TransactionResponse of `transaction_id` as a jsonb Datum in the memory
 // context that was current at spi::connect() (so it survives spi::finish()),
-// or nullptr-equivalent 0 with *found = false when no such transaction
-// exists. Call between spi::connect() and spi::finish().
+// or 0 with *found = false when no such transaction exists. Call between
+// spi::connect() and spi::finish().
 Datum transaction_response(const std::string& transaction_id, bool* found);
 
 }  // namespace corebank::pg::render
