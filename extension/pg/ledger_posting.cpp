@@ -142,11 +142,6 @@ constexpr const char claim_sql[] =
 constexpr const char stored_sql[] =
     "SELECT k.request_hash, k.response FROM corebank.idempotency_keys k WHERE k.scope = $1 AND k.key = $2";
 
-constexpr const char complete_sql[] =
-    "UPDATE corebank.idempotency_keys k "
-    "SET transaction_id = $3::uuid, response = corebank_internal.transaction_json($3::uuid) "
-    "WHERE k.scope = $1 AND k.key = $2 RETURNING k.response";
-
 constexpr const char store_sql[] =
     "UPDATE corebank.idempotency_keys k SET transaction_id = $3::uuid, response = $4::jsonb "
     "WHERE k.scope = $1 AND k.key = $2 RETURNING k.response";
@@ -582,11 +577,8 @@ Claim idempotency_claim(const char* scope, const std::string& key, const std::st
 }
 
 Datum idempotency_complete(const char* scope, const std::string& key, const std::string& transaction_id) {
-    const std::uint64_t rows =
-        spi::execute(complete_sql, {spi::Arg::text(scope), spi::Arg::text(key), spi::Arg::text(transaction_id)});
-    CB_CHECK(rows == 1);
-    const Datum response = spi::get_required_jsonb_for_return(0, 1);
-    return response;
+    // The one renderer of a posting's response (pg/transaction_render.hpp).
+    return idempotency_store(scope, key, transaction_id, render_transaction(transaction_id));
 }
 
 Datum idempotency_store(const char* scope, const std::string& key, const std::string& transaction_id,
