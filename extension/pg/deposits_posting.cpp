@@ -29,9 +29,13 @@ constexpr const char deposit_rows_sql[] =
     "SELECT d.id::text, p.minimum_balance_minor FROM corebank.deposit_accounts d "
     "JOIN corebank.deposit_products p ON p.id = d.product_id WHERE d.id = ANY ($1::uuid[])";
 
+// Only while still DORMANT once the row is held: another posting may have
+// reactivated it since this one read it (both held it FOR KEY SHARE).
 constexpr const char reactivate_sql[] =
-    "SELECT corebank_internal.account_status_set($1::uuid, 'ACTIVE', 'reactivated by a customer-initiated posting', "
-    "$2::uuid)";
+    "SELECT corebank_internal.account_status_set(a.id, 'ACTIVE', 'reactivated by a customer-initiated posting', "
+    "$2::uuid) "
+    "FROM (SELECT x.id FROM corebank.ledger_accounts x WHERE x.id = $1::uuid AND x.status = 'DORMANT' "
+    "      FOR NO KEY UPDATE) a";
 
 // Only a stamp that moves is written: an account its owner used today
 // already carries today's date, and rewriting the row would cost every

@@ -3,7 +3,7 @@
 #
 # Usage: deposits_races.sh CONNINFO [WORKERS]
 #   CONNINFO  a libpq connection string to a THROWAWAY database where the
-#             corebank extension (1.4+) is installed; the script opens
+#             corebank extension (1.8+) is installed; the script opens
 #             customers and accounts and posts real transactions into it.
 #             It uses the API only, so the tier's role (corebank_app) works.
 #
@@ -16,7 +16,12 @@
 #   3. withdraw from one SAV-STD account that can pay only some of them: the
 #      winners are exactly what the balance allows above the minimum, the
 #      others are refused with CB422, nobody deadlocks;
-#   4. run the interest for today: one accrual per account and day.
+#   4. run the interest for today: one accrual per account and day;
+#   5. (1.8) deposit into a DORMANT account (the owner's doing: each one
+#      reactivates it) while another customer's transfer into it is held
+#      open: the deposits share the held row and credit stripes, the account
+#      is reactivated once, nobody deadlocks.
+#      (This moves the business date 200 days on, so it runs last.)
 # Then ledger_check_balances() and ledger_verify_chain() return no rows.
 # Exit status 0 when all hold; the last line is PASS or FAIL.
 set -euo pipefail
@@ -91,6 +96,35 @@ check "the savings account kept its minimum" "$(balance "$SAVINGS")" 1000
 race interest "SELECT corebank.core_interest_run('$TODAY', '$ACTOR')"
 check "no session failed the interest run" "$(cat "$WORK"/interest.*.err | grep -c ERROR || true)" 0
 check "one accrual for the day" "$(q -c "SELECT jsonb_array_length(corebank.core_interest_accruals_list('$SAVINGS', '$TODAY', '$TODAY'))")" 1
+
+# 5. Owners' deposits racing into a DORMANT account that a transfer holds
+#    (1.8: the deposits credit it through stripes, sharing its row): it is
+#    reactivated once, nobody deadlocks, every deposit posts.
+DORMANT=$(open CUR-STD ',"initialDeposit":{"amountMinor":100}')
+# Another customer's account: its transfer into DORMANT is not the owner's
+# doing, so it holds the row without reactivating the account.
+OTHER_CUSTOMER=$(q -c "SELECT corebank.core_customers_create('{\"type\":\"INDIVIDUAL\",\"firstName\":\"Other\",
+                 \"lastName\":\"O$RUN\",\"dateOfBirth\":\"1980-01-01\"}', '$ACTOR')->>'id'")
+OTHER=$(q -c "SELECT corebank.core_accounts_open('{\"customerId\":\"$OTHER_CUSTOMER\",\"productCode\":\"CUR-STD\",
+              \"initialDeposit\":{\"amountMinor\":100000}}', '$ACTOR')->>'id'")
+LATER=$(q -c "SELECT (corebank.business_today() + 200)::text")
+q -c "SELECT corebank.core_platform_config_update('{\"todayOverride\":\"$LATER\"}', '$ACTOR')" >/dev/null
+q -c "SELECT corebank.core_dormancy_run('$LATER', '$ACTOR')" >/dev/null
+check "the account went dormant" "$(q -c "SELECT corebank.core_accounts_get('$DORMANT')->>'status'")" DORMANT
+psql "$CONNINFO" -X -q -tA -c "BEGIN" \
+     -c "SELECT corebank.core_transfer('{\"fromAccountId\":\"$OTHER\",\"toAccountId\":\"$DORMANT\",\"amountMinor\":100}',
+                                       '$ACTOR')->>'status'" \
+     -c "SELECT pg_sleep(1.5)" -c "COMMIT" >"$WORK/holder.out" 2>"$WORK/holder.err" &
+sleep 0.3
+race revive "SELECT corebank.core_deposit('{\"accountId\":\"$DORMANT\",\"amountMinor\":100}', '$ACTOR')->>'status'"
+wait
+check "no session failed a reviving deposit" "$(cat "$WORK"/revive.*.err "$WORK/holder.err" | grep -c ERROR || true)" 0
+check "every reviving deposit posted" "$(cat "$WORK"/revive.*.out "$WORK/holder.out" | grep -c POSTED || true)" $((WORKERS + 1))
+check "the account is active" "$(q -c "SELECT corebank.core_accounts_get('$DORMANT')->>'status'")" ACTIVE
+check "it was reactivated once" \
+      "$(q -c "SELECT count(*) FROM jsonb_array_elements(corebank.core_accounts_status_history('$DORMANT')) h
+               WHERE h->>'toStatus' = 'ACTIVE' AND h->>'fromStatus' = 'DORMANT'")" 1
+check "its balance has every deposit" "$(balance "$DORMANT")" $((100 * (WORKERS + 2)))
 
 check "balances match the journal" "$(q -c "SELECT count(*) FROM corebank.ledger_check_balances()")" 0
 check "the hash chains are intact" "$(q -c "SELECT count(*) FROM corebank.ledger_verify_chain()")" 0

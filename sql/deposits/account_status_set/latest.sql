@@ -1,6 +1,13 @@
 -- Moves an account's status (the trigger decides whether the move is
--- allowed) and records it. The caller holds the ledger row lock.
-CREATE FUNCTION corebank_internal.account_status_set(account uuid, to_status text, reason text, actor uuid)
+-- allowed) and records it. The caller holds the ledger row lock: FOR UPDATE
+-- for the moves that must wait for credits in flight (close, freeze,
+-- dormancy: account_lifecycle, core_dormancy_run). 1.8: the row is taken
+-- here FOR NO KEY UPDATE, not FOR UPDATE, so that a posting that reactivates
+-- a DORMANT account while holding it FOR KEY SHARE (a credit to a held
+-- account, docs/design/posting-engine.md section 3) waits only for a debit
+-- or another reactivation, never for the other credits (which would
+-- deadlock two reactivating credits).
+CREATE OR REPLACE FUNCTION corebank_internal.account_status_set(account uuid, to_status text, reason text, actor uuid)
     RETURNS void
     LANGUAGE plpgsql
     AS $fn$
@@ -8,7 +15,7 @@ DECLARE
     from_status text;
     today date := corebank_internal.business_today();
 BEGIN
-    SELECT a.status INTO from_status FROM corebank.ledger_accounts a WHERE a.id = account FOR UPDATE;
+    SELECT a.status INTO from_status FROM corebank.ledger_accounts a WHERE a.id = account FOR NO KEY UPDATE;
     UPDATE corebank.ledger_accounts a SET status = to_status, updated_at = now() WHERE a.id = account;
     INSERT INTO corebank.account_status_history (account_id, from_status, to_status, reason, actor_id)
     VALUES (account, from_status, to_status, reason, actor);
