@@ -109,12 +109,22 @@ constexpr const char chain_lock_sql[] =
 constexpr const char chain_advance_sql[] =
     "UPDATE corebank.chain_heads SET seq = $2, hash = $3, updated_at = now() WHERE stripe = $1";
 
-constexpr const char insert_transaction_sql[] =
+// The columns arrive as arrays of equal length, one element per transaction
+// in chain order; '' stands for NULL in the optional ones (a request's empty
+// text is absent, never '').
+constexpr const char insert_transactions_sql[] =
     "INSERT INTO corebank.transactions (id, reference, type, status, description, value_date, branch_id, channel, "
     "    maker_id, operator_id, idempotency_key, reverses_id, released, chain_stripe, chain_seq, prev_hash, hash, "
     "    created_at, posted_at) "
-    "VALUES ($1::uuid, $2, $3, 'POSTED', $4, $5::date, $6::uuid, $7, $8::uuid, $9::uuid, $10, $11::uuid, true, "
-    "        $12, $13, $14, $15, now(), now())";
+    "SELECT t.id::uuid, t.reference, t.type, 'POSTED', nullif(t.description, ''), $13::date, t.branch::uuid, "
+    "       t.channel, t.maker::uuid, t.operator::uuid, nullif(t.idempotency_key, ''), "
+    "       nullif(t.reverses, '')::uuid, true, $14, t.seq, decode(t.prev_hash, 'hex'), decode(t.hash, 'hex'), "
+    "       now(), now() "
+    "FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], "
+    "            $9::text[], $10::text[], $11::bigint[], $12::text[], $15::text[]) "
+    "     AS t(id, reference, type, description, branch, channel, maker, operator, idempotency_key, reverses, seq, "
+    "          prev_hash, hash) "
+    "ORDER BY t.seq";
 
 constexpr const char post_pending_sql[] =
     "UPDATE corebank.transactions "
@@ -122,14 +132,17 @@ constexpr const char post_pending_sql[] =
     "    posted_at = now() "
     "WHERE id = $1::uuid AND status = 'PENDING' AND released";
 
+// One element per entry in every column, in chain order; '' is NULL in the
+// optional ones (account, narrative).
 constexpr const char insert_entries_sql[] =
     "INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, ledger_account_id, currency, "
     "    side, amount_minor, branch_id, value_date, channel, operator_id, narrative, created_at) "
-    "SELECT $1::uuid, l.line_no, l.gl, l.account, l.currency, l.side, l.amount, $3::uuid, $2::date, $4, "
-    "       $5::uuid, l.narrative, now() "
-    "FROM jsonb_to_recordset($6) "
-    "     AS l(line_no smallint, gl uuid, account uuid, currency text, side text, amount bigint, narrative text) "
-    "ORDER BY l.line_no";
+    "SELECT e.tx::uuid, e.line_no, e.gl::uuid, nullif(e.account, '')::uuid, e.currency, e.side, e.amount, "
+    "       e.branch::uuid, $11::date, e.channel, e.operator::uuid, nullif(e.narrative, ''), now() "
+    "FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], "
+    "            $8::text[], $9::text[], $10::text[], $12::text[]) WITH ORDINALITY "
+    "     AS e(tx, line_no, gl, account, currency, side, amount, branch, channel, operator, narrative, n) "
+    "ORDER BY e.n";
 
 constexpr const char update_balances_sql[] =
     "UPDATE corebank.ledger_accounts a "
@@ -185,54 +198,12 @@ void check_limits(const std::vector<Line>& lines, const Accounts& accounts) {
     }
 }
 
-struct ChainLink {
-    std::int64_t seq;
-    std::string prev_hash;
-    std::string hash;
-};
-
-// Extends the backend's chain: locks its head, hashes, advances the head.
-ChainLink extend_chain(core::ledger::ChainTransaction& record, int stripe) {
-    ChainHead head = lock_chain_head(stripe);
-    ChainLink link{head.seq + 1, head.hash, {}};
-    record.stripe = stripe;
-    record.seq = link.seq;
-    link.hash = core::ledger::chain_hash(link.prev_hash, record);
-    head = ChainHead{link.seq, link.hash};
-    advance_chain_head(stripe, head);
-    return link;
-}
-
-void write_transaction(const Header& header, const std::string& value_date, int stripe, const ChainLink& link) {
-    if (header.created_at_us) {
-        const std::uint64_t rows = spi::execute(
-            post_pending_sql, {spi::Arg::text(header.id), spi::Arg::text(header.operator_id), spi::Arg::int4(stripe),
-                               spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
-        if (rows != 1) fail(sqlstate_conflict, "transaction is no longer waiting to be posted");
-        return;
-    }
-    spi::execute(insert_transaction_sql,
-                 {spi::Arg::text(header.id), spi::Arg::text(header.reference), spi::Arg::text(header.type),
-                  spi::Arg::text(header.description), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
-                  spi::Arg::text(header.channel), spi::Arg::text(header.maker_id), spi::Arg::text(header.operator_id),
-                  spi::Arg::text(header.idempotency_key), spi::Arg::text(header.reverses_id), spi::Arg::int4(stripe),
-                  spi::Arg::int8(link.seq), spi::Arg::bytea(link.prev_hash), spi::Arg::bytea(link.hash)});
-}
-
-void insert_entries(const Header& header, const std::vector<Line>& lines, const std::string& value_date) {
-    json rows = json::array();
-    for (const Line& line : lines) {
-        json row = {{"line_no", line.line_no}, {"gl", line.gl_account_id}, {"currency", line.currency},
-                    {"side", std::string(1, line.side)}, {"amount", line.amount_minor}};
-        row["account"] = line.account_id ? json(*line.account_id) : json(nullptr);
-        row["narrative"] = line.narrative ? json(*line.narrative) : json(nullptr);
-        rows.push_back(std::move(row));
-    }
-    const std::uint64_t inserted = spi::execute(
-        insert_entries_sql, {spi::Arg::text(header.id), spi::Arg::text(value_date), spi::Arg::text(header.branch_id),
-                             spi::Arg::text(header.channel), spi::Arg::text(header.operator_id),
-                             spi::Arg::jsonb(rows.dump())});
-    CB_CHECK(inserted == lines.size());
+void post_pending(const Header& header, int stripe, std::int64_t seq, const std::string& prev_hash,
+                  const std::string& hash) {
+    const std::uint64_t rows = spi::execute(
+        post_pending_sql, {spi::Arg::text(header.id), spi::Arg::text(header.operator_id), spi::Arg::int4(stripe),
+                           spi::Arg::int8(seq), spi::Arg::bytea(prev_hash), spi::Arg::bytea(hash)});
+    if (rows != 1) fail(sqlstate_conflict, "transaction is no longer waiting to be posted");
 }
 
 }  // namespace
@@ -526,6 +497,91 @@ void check_branch(const std::string& branch_id) {
     rules::require(rules::branch_active(spi::get_text(0, 1).value(), spi::get_bool(0, 2).value()));
 }
 
+void write(const std::vector<Posting>& postings, const ValueDate& dated, const Accounts& accounts) {
+    CB_CHECK(!postings.empty());
+    std::vector<Line> all_lines;
+    for (const Posting& p : postings) all_lines.insert(all_lines.end(), p.lines.begin(), p.lines.end());
+    const int stripe = ledger::backend_stripe();
+    ledger_guard::WriterScope writer;
+    add_to_stripes(all_lines, stripe);
+
+    // The hash chain: one head lock, the hashes in order, one advance.
+    ChainHead head = lock_chain_head(stripe);
+    std::vector<std::string> ids, references, types, descriptions, branches, channels, makers, operators,
+        idempotency_keys, reverses, prev_hashes, hashes;
+    std::vector<std::int64_t> seqs;
+    std::vector<std::string> entry_transactions, entry_gls, entry_accounts, currencies, sides, entry_branches,
+        entry_channels, entry_operators, narratives;
+    std::vector<std::int64_t> line_numbers, amounts;
+    for (const Posting& p : postings) {
+        const Header& h = p.header;
+        core::ledger::ChainTransaction record = chain_record(h, p.lines, dated.value_date, dated.now_us);
+        record.stripe = stripe;
+        record.seq = head.seq + 1;
+        const std::string hash = core::ledger::chain_hash(head.hash, record);
+        if (h.created_at_us) {
+            // A released manual journal: its PENDING row becomes POSTED.
+            CB_CHECK(postings.size() == 1);
+            post_pending(h, stripe, record.seq, head.hash, hash);
+        } else {
+            ids.push_back(h.id);
+            references.push_back(h.reference);
+            types.push_back(h.type);
+            descriptions.push_back(h.description.value_or(""));
+            branches.push_back(h.branch_id);
+            channels.push_back(h.channel);
+            makers.push_back(h.maker_id.value_or(h.operator_id));
+            operators.push_back(h.operator_id);
+            idempotency_keys.push_back(h.idempotency_key.value_or(""));
+            reverses.push_back(h.reverses_id.value_or(""));
+            seqs.push_back(record.seq);
+            prev_hashes.push_back(core::hex_encode(head.hash));
+            hashes.push_back(core::hex_encode(hash));
+        }
+        for (const Line& l : p.lines) {
+            CB_CHECK(!l.gl_account_id.empty() && !l.currency.empty());
+            CB_CHECK(!l.narrative || !l.narrative->empty());  // '' is the column's NULL
+            entry_transactions.push_back(h.id);
+            line_numbers.push_back(l.line_no);
+            entry_gls.push_back(l.gl_account_id);
+            entry_accounts.push_back(l.account_id.value_or(""));
+            currencies.push_back(l.currency);
+            sides.push_back(std::string(1, l.side));
+            amounts.push_back(l.amount_minor);
+            entry_branches.push_back(h.branch_id);
+            entry_channels.push_back(h.channel);
+            entry_operators.push_back(h.operator_id);
+            narratives.push_back(l.narrative.value_or(""));
+        }
+        head = ChainHead{record.seq, hash};
+    }
+    advance_chain_head(stripe, head);
+
+    if (!ids.empty()) {
+        const std::size_t count = ids.size();
+        const std::uint64_t written = spi::execute_generic(
+            insert_transactions_sql,
+            {spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(references)),
+             spi::Arg::text_column(std::move(types)), spi::Arg::text_column(std::move(descriptions)),
+             spi::Arg::text_column(std::move(branches)), spi::Arg::text_column(std::move(channels)),
+             spi::Arg::text_column(std::move(makers)), spi::Arg::text_column(std::move(operators)),
+             spi::Arg::text_column(std::move(idempotency_keys)), spi::Arg::text_column(std::move(reverses)),
+             spi::Arg::int8_column(std::move(seqs)), spi::Arg::text_column(std::move(prev_hashes)),
+             spi::Arg::text(dated.value_date), spi::Arg::int4(stripe), spi::Arg::text_column(std::move(hashes))});
+        CB_CHECK(written == count);
+    }
+    const std::uint64_t entries_written = spi::execute_generic(
+        insert_entries_sql,
+        {spi::Arg::text_column(std::move(entry_transactions)), spi::Arg::int8_column(std::move(line_numbers)),
+         spi::Arg::text_column(std::move(entry_gls)), spi::Arg::text_column(std::move(entry_accounts)),
+         spi::Arg::text_column(std::move(currencies)), spi::Arg::text_column(std::move(sides)),
+         spi::Arg::int8_column(std::move(amounts)), spi::Arg::text_column(std::move(entry_branches)),
+         spi::Arg::text_column(std::move(entry_channels)), spi::Arg::text_column(std::move(entry_operators)),
+         spi::Arg::text(dated.value_date), spi::Arg::text_column(std::move(narratives))});
+    CB_CHECK(entries_written == all_lines.size());
+    update_balances(all_lines, accounts);
+}
+
 void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule) {
     CB_CHECK(lines.size() >= core::ledger::lines_min && lines.size() <= core::ledger::lines_max);
     std::vector<Line> checked = lines;
@@ -533,20 +589,11 @@ void post(const Header& header, const std::vector<Line>& lines, const Accounts& 
     check_balanced(checked);
     check_branch(header.branch_id);
     const ValueDate dated = check_value_date(header.value_date, true);
-    const std::string& value_date = dated.value_date;
-    const std::int64_t now_us = dated.now_us;
     check_limits(checked, accounts);
 
     // Once per GL account ever: freezes its code and type.
     if (first_posting) mark_first_postings(checked);
-    const int stripe = ledger::backend_stripe();
-    ledger_guard::WriterScope writer;
-    add_to_stripes(checked, stripe);
-    core::ledger::ChainTransaction record = chain_record(header, checked, value_date, now_us);
-    const ChainLink link = extend_chain(record, stripe);
-    write_transaction(header, value_date, stripe, link);
-    insert_entries(header, checked, value_date);
-    update_balances(checked, accounts);
+    write({Posting{header, std::move(checked)}}, dated, accounts);
 }
 
 Datum render_transaction(const std::string& transaction_id) {

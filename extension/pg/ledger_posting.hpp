@@ -145,9 +145,23 @@ void check_branch(const std::string& branch_id);
 // load_accounts(lines, true) and the lines from bind_accounts.
 void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule);
 
-// The pieces of post() that the batch of transfers (pg/transfer_batch.hpp)
-// runs once for many transactions. All run inside a ledger_guard::WriterScope
-// where they write derived tables.
+// The writes of postings already decided, N at once, in chain order, with one
+// statement per table whatever N is (the N = 1 of post() and the batch of
+// transfers, pg/transfer_batch.hpp, go through this one writer): the GL
+// balance stripes, the chain (one head lock, the hashes in order), the
+// transaction rows, the entries (the journal's triggers keep the day
+// totals), the balances and credit stripes. Every posting is on
+// dated.value_date; a header with created_at_us posts an existing PENDING
+// transaction (N = 1 only). The lines must be bound and checked; the GL
+// accounts' first postings marked by the caller.
+struct Posting {
+    Header header;
+    std::vector<Line> lines;
+};
+void write(const std::vector<Posting>& postings, const ValueDate& dated, const Accounts& accounts);
+
+// The pieces of post() that the batch of transfers runs itself. All run
+// inside a ledger_guard::WriterScope where they write derived tables.
 // first_posted_at of the lines' GL accounts that have none (id order).
 void mark_first_postings(const std::vector<Line>& lines);
 // Adds the lines' debits and credits to the GL balance stripe `stripe`.

@@ -68,28 +68,6 @@ constexpr const char numbers_sql[] =
     "FROM corebank.numbering_config n CROSS JOIN generate_series(1, $1) "
     "WHERE n.entity_type = 'TRANSACTION'";
 
-// The columns arrive as arrays of equal length ($1..$6), one element per
-// transaction in chain order.
-constexpr const char insert_transactions_sql[] =
-    "INSERT INTO corebank.transactions (id, reference, type, status, value_date, branch_id, channel, maker_id, "
-    "    operator_id, released, chain_stripe, chain_seq, prev_hash, hash, created_at, posted_at) "
-    "SELECT t.id::uuid, t.reference, 'TRANSFER', 'POSTED', $7::date, t.branch::uuid, $8, $9::uuid, $9::uuid, true, "
-    "       $10, t.seq, decode(t.prev_hash, 'hex'), decode(t.hash, 'hex'), now(), now() "
-    "FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) "
-    "     AS t(id, reference, branch, seq, prev_hash, hash) "
-    "ORDER BY t.seq";
-
-// One element per entry in every column ($1..$9), in chain order.
-constexpr const char insert_entries_sql[] =
-    "INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, ledger_account_id, currency, "
-    "    side, amount_minor, branch_id, value_date, channel, operator_id, narrative, created_at) "
-    "SELECT e.tx::uuid, e.line_no, e.gl::uuid, e.account::uuid, e.currency, e.side, e.amount, e.branch::uuid, "
-    "       $10::date, $11, $12::uuid, e.narrative, now() "
-    "FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], "
-    "            $8::text[], $9::text[]) WITH ORDINALITY "
-    "     AS e(tx, line_no, gl, account, currency, side, amount, branch, narrative, n) "
-    "ORDER BY e.n";
-
 /*---- state ----*/
 
 struct AccountState {
@@ -359,70 +337,16 @@ void write(std::vector<Posted>& posted, const std::map<std::string, AccountState
     CB_CHECK(next_number == numbers.size());
 
     if (first_posting) posting::mark_first_postings(all_lines);
-    const int stripe = ledger::backend_stripe();
-    ledger_guard::WriterScope writer;
-    posting::add_to_stripes(all_lines, stripe);
-
-    // The hash chain: one head lock, the hashes in order, one advance.
-    posting::ChainHead head = posting::lock_chain_head(stripe);
-    const std::size_t count = posted.size();
-    std::vector<std::string> ids, references, branches, prev_hashes, hashes;
-    std::vector<std::int64_t> seqs;
-    for (auto* column : {&ids, &references, &branches, &prev_hashes, &hashes}) column->reserve(count);
-    seqs.reserve(count);
-    std::vector<std::string> entry_transactions, entry_gls, entry_accounts, currencies, sides, entry_branches,
-        entry_narratives;
-    std::vector<std::int64_t> line_numbers, amounts;
-    for (auto* column : {&entry_transactions, &entry_gls, &entry_accounts, &currencies, &sides, &entry_branches,
-                         &entry_narratives})
-        column->reserve(count * 2);
-    line_numbers.reserve(count * 2);
-    amounts.reserve(count * 2);
-    for (const Posted& p : posted) {
+    // The one writer of every posting (pg/ledger_posting.hpp). Every row is
+    // held FOR UPDATE here, so every balance moves in place (no accounts
+    // loaded with credit_stripe).
+    std::vector<posting::Posting> postings;
+    postings.reserve(posted.size());
+    for (const Posted& p : posted) {  // copied: the response reads the headers afterwards
         CB_CHECK(p.lines.size() == 2 && p.lines[0].line_no == 1 && p.lines[1].line_no == 2);
-        core::ledger::ChainTransaction record = posting::chain_record(p.header, p.lines, dated.value_date, dated.now_us);
-        record.stripe = stripe;
-        record.seq = head.seq + 1;
-        const std::string hash = core::ledger::chain_hash(head.hash, record);
-        ids.push_back(p.header.id);
-        references.push_back(p.header.reference);
-        branches.push_back(p.branch_id);
-        seqs.push_back(record.seq);
-        prev_hashes.push_back(core::hex_encode(head.hash));
-        hashes.push_back(core::hex_encode(hash));
-        for (const posting::Line& l : p.lines) {
-            entry_transactions.push_back(p.header.id);
-            line_numbers.push_back(l.line_no);
-            entry_gls.push_back(l.gl_account_id);
-            entry_accounts.push_back(*l.account_id);
-            currencies.push_back(l.currency);
-            sides.push_back(std::string(1, l.side));
-            amounts.push_back(l.amount_minor);
-            entry_branches.push_back(p.branch_id);
-            entry_narratives.push_back(p.narrative);
-        }
-        head = posting::ChainHead{record.seq, hash};
+        postings.push_back(posting::Posting{p.header, p.lines});
     }
-    posting::advance_chain_head(stripe, head);
-
-    const std::uint64_t transactions_written = spi::execute_generic(
-        insert_transactions_sql,
-        {spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(references)),
-         spi::Arg::text_column(std::move(branches)),
-         spi::Arg::int8_column(std::move(seqs)), spi::Arg::text_column(std::move(prev_hashes)),
-         spi::Arg::text_column(std::move(hashes)), spi::Arg::text(dated.value_date), spi::Arg::text(channel),
-         spi::Arg::text(actor_id), spi::Arg::int4(stripe)});
-    CB_CHECK(transactions_written == count);
-    const std::uint64_t entries_written = spi::execute_generic(
-        insert_entries_sql,
-        {spi::Arg::text_column(std::move(entry_transactions)), spi::Arg::int8_column(std::move(line_numbers)),
-         spi::Arg::text_column(std::move(entry_gls)), spi::Arg::text_column(std::move(entry_accounts)),
-         spi::Arg::text_column(std::move(currencies)), spi::Arg::text_column(std::move(sides)),
-         spi::Arg::int8_column(std::move(amounts)), spi::Arg::text_column(std::move(entry_branches)),
-         spi::Arg::text_column(std::move(entry_narratives)), spi::Arg::text(dated.value_date), spi::Arg::text(channel),
-         spi::Arg::text(actor_id)});
-    CB_CHECK(entries_written == all_lines.size());
-    posting::update_balances(all_lines, {});  // every row held FOR UPDATE: in place
+    posting::write(postings, dated, {});
     deposits::record_customer_activity(active_customer_accounts);
 }
 
