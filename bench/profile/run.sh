@@ -12,8 +12,13 @@
 #   - the functions by self time (track_functions).
 # It measures shares, not a rate: compare runs on the same machine only.
 #
-# Usage: bench/profile/run.sh [--transfers N] [--build-dir DIR] [--no-install] [--keep]
+# With --batch, the same for the batch path instead: the transfers go
+# through corebank.core_transfer_batch, 8,000 a call among 200 accounts
+# (statements are then listed by total time whatever their call count).
+#
+# Usage: bench/profile/run.sh [--transfers N] [--batch] [--build-dir DIR] [--no-install] [--keep]
 #   --transfers N   transfers to post (default 1000, 100..100000)
+#   --batch         through core_transfer_batch (default N 16000)
 #   --build-dir DIR the CMake build to use (default ./build; built if missing)
 #   --no-install    do not install the extension (it is already installed)
 #   --keep          keep the temporary directory (logs) for inspection
@@ -21,13 +26,15 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly ROOT
-transfers=1000
+transfers=
+batch=0
 build_dir=$ROOT/build
 install=1
 keep=0
 while (($#)); do
     case $1 in
         --transfers) transfers=$2; shift 2 ;;
+        --batch) batch=1; shift ;;
         --build-dir) build_dir=$2; shift 2 ;;
         --no-install) install=0; shift ;;
         --keep) keep=1; shift ;;
@@ -35,6 +42,7 @@ while (($#)); do
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
+if [[ -z $transfers ]]; then transfers=$((batch ? 16000 : 1000)); fi
 if ! [[ $transfers =~ ^[0-9]+$ ]] || ((transfers < 100 || transfers > 100000)); then
     echo "--transfers must be 100..100000" >&2
     exit 2
@@ -54,22 +62,34 @@ as_postgres "$PG_BIN/pg_ctl" restart -D "$pg_data" -l "$tmp/log/postgresql.log" 
     -o "-p $pg_port -k $tmp/sock -c listen_addresses=127.0.0.1 $PG_SETTINGS" >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 
-log "posting $transfers transfers through corebank.core_transfer in one session"
+log "posting $transfers transfers through corebank.$( ((batch)) && echo core_transfer_batch || echo core_transfer) in one session"
 # The helpers (customers, accounts, the operator) are the pgTAP tests' own.
-(cd "$ROOT/pgtap" && psql -X -q -v ON_ERROR_STOP=1 -v transfers="$transfers" "$admin_url") <<'SQL'
+(cd "$ROOT/pgtap" && psql -X -q -v ON_ERROR_STOP=1 -v transfers="$transfers" -v batch="$batch" "$admin_url") <<'SQL'
 SET pg_stat_statements.track = 'all';
 SET track_functions = 'all';
 \ir helpers/deposits.sql
+CREATE TEMP TABLE profile_settings AS SELECT :transfers::int AS transfers, :batch::int = 1 AS batch;
 CREATE TEMP TABLE profile_accounts AS
 SELECT pg_temp.open(pg_temp.customer('Profile' || g, 'PROFILE-' || g), 'SAV-STD', 100000000) AS id, g
-FROM generate_series(1, 20) g;
-CREATE TEMP TABLE profile_settings AS SELECT :transfers::int AS transfers;
+FROM generate_series(1, CASE WHEN (SELECT batch FROM profile_settings) THEN 200 ELSE 20 END) g;
 SELECT pg_stat_statements_reset(), pg_stat_reset() \gset
 DO $$
 DECLARE
     accounts uuid[] := ARRAY(SELECT id FROM profile_accounts ORDER BY g);
     n int := (SELECT transfers FROM profile_settings);
+    size int;
 BEGIN
+    IF (SELECT batch FROM profile_settings) THEN
+        FOR start IN 0..n - 1 BY 8000 LOOP
+            size := least(8000, n - start);
+            PERFORM corebank.core_transfer_batch(
+                jsonb_build_object('transfers', (SELECT jsonb_agg(jsonb_build_object(
+                    'fromAccountId', accounts[1 + i % 200], 'toAccountId', accounts[1 + (i + 7) % 200],
+                    'amountMinor', 1)) FROM generate_series(start, start + size - 1) i)),
+                pg_temp.operator());
+        END LOOP;
+        RETURN;
+    END IF;
     FOR i IN 1..n LOOP
         PERFORM corebank.core_transfer(jsonb_build_object('fromAccountId', accounts[1 + i % 20],
                                                           'toAccountId', accounts[1 + (i + 7) % 20],
@@ -82,11 +102,11 @@ SELECT round(sum(s.calls)::numeric / p.transfers, 1) AS statements_per_transfer
 FROM pg_stat_statements s, profile_settings p
 WHERE s.query NOT LIKE 'DO %' AND s.query NOT LIKE 'SELECT pg_stat_statements_reset%'
 GROUP BY p.transfers;
-\echo '== statements run at least once per transfer, by total time'
+\echo '== statements run at least once per transfer (any, with --batch), by total time'
 SELECT s.calls, round((s.total_exec_time / p.transfers)::numeric, 4) AS ms_per_transfer,
        left(regexp_replace(s.query, '\s+', ' ', 'g'), 120) AS query
 FROM pg_stat_statements s, profile_settings p
-WHERE s.calls >= p.transfers AND s.query NOT LIKE 'DO %'
+WHERE (s.calls >= p.transfers OR p.batch) AND s.query NOT LIKE 'DO %'
 ORDER BY s.total_exec_time DESC LIMIT 40;
 \echo '== functions by self time'
 SELECT f.funcname, f.calls, round((f.self_time / p.transfers)::numeric, 4) AS self_ms_per_transfer,
