@@ -130,13 +130,6 @@ std::optional<std::string> currency_member(const json& object, const char* key, 
     return text;
 }
 
-std::string upper_ascii(std::string text) {
-    for (char& c : text) {
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    }
-    return text;
-}
-
 Side side_member(const json& line, const std::string& field) {
     const std::optional<std::string> text = text_member(line, "side", field, 6);
     if (!text) invalid(field, "is required");
@@ -293,7 +286,14 @@ std::optional<std::string> canonical_uuid(std::string_view text) {
     return uuid;
 }
 
-bool is_iso_date(std::string_view text) {
+std::string upper_ascii(std::string text) {
+    for (char& c : text) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+    return text;
+}
+
+bool is_iso_date(std::string_view text, int year_min) {
     if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
     for (const std::size_t index : {0, 1, 2, 3, 5, 6, 8, 9}) {
         if (text[index] < '0' || text[index] > '9') return false;
@@ -301,7 +301,7 @@ bool is_iso_date(std::string_view text) {
     const int year = std::stoi(std::string(text.substr(0, 4)));
     const int month = std::stoi(std::string(text.substr(5, 2)));
     const int day = std::stoi(std::string(text.substr(8, 2)));
-    if (year < 1900 || month < 1 || month > 12 || day < 1) return false;
+    if (year < year_min || month < 1 || month > 12 || day < 1) return false;
     static constexpr std::array<int, 12> days_in_month = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     const int days = days_in_month[static_cast<std::size_t>(month - 1)] + (month == 2 && leap ? 1 : 0);

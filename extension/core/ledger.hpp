@@ -88,14 +88,18 @@ bool is_transaction_type(std::string_view type);
 // 8-4-4-4-12 hex digits, any case; nullopt when malformed. Lower-cased.
 std::optional<std::string> canonical_uuid(std::string_view text);
 
-// YYYY-MM-DD naming a real calendar date (years 1900..9999).
-bool is_iso_date(std::string_view text);
+// YYYY-MM-DD naming a real calendar date, years year_min..9999 (the ledger
+// takes 1900 on; the money requests took any year PostgreSQL's date does).
+bool is_iso_date(std::string_view text, int year_min = 1900);
 
 // YYYY-MM with a month 01..12.
 bool is_period(std::string_view text);
 
 // A channel or similar code: 1..32 of A-Z a-z 0-9 _ . -
 bool is_code_text(std::string_view text, std::size_t length_max);
+
+// a-z upper-cased, every other byte kept (codes, currencies, sides).
+std::string upper_ascii(std::string text);
 
 // A decimal amount with at most `minor_units` decimals ("12.34", "12") to
 // minor units; nullopt when malformed, negative or above amount_minor_max.

@@ -24,13 +24,6 @@ bool all_digits(std::string_view text) {
     return true;
 }
 
-bool leap_year(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-int days_in_month(int year, int month) {
-    static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    return month == 2 && leap_year(year) ? 29 : days[month - 1];
-}
-
 // "-?[0-9]{1,18}" within [minimum, maximum] (json_int's rule).
 std::optional<std::int64_t> bounded_integer(std::string_view digits, std::int64_t minimum, std::int64_t maximum) {
     const bool negative = !digits.empty() && digits.front() == '-';
@@ -43,29 +36,12 @@ std::optional<std::int64_t> bounded_integer(std::string_view digits, std::int64_
     return value;
 }
 
-// "[0-9]{1,13}(\.[0-9]{1,2})?" in minor units (json_amount_minor's rule).
+// "[0-9]{1,13}(\.[0-9]{1,2})?" in minor units (json_amount_minor's rule): the
+// ledger's decimal rule with at most 13 integer digits.
 std::optional<std::int64_t> decimal_minor(std::string_view text) {
-    const std::size_t point = text.find('.');
-    const std::string_view whole = text.substr(0, point);
-    const std::string_view fraction = point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
-    if (whole.size() > 13 || !all_digits(whole)) return std::nullopt;
-    if (point != std::string_view::npos && (fraction.empty() || fraction.size() > 2 || !all_digits(fraction))) {
-        return std::nullopt;
-    }
-    std::int64_t minor = 0;
-    for (const char c : whole) minor = minor * 10 + (c - '0');
-    minor *= 100;
-    if (fraction.size() >= 1) minor += (fraction[0] - '0') * 10;
-    if (fraction.size() == 2) minor += fraction[1] - '0';
-    return minor;
-}
-
-bool channel_text(std::string_view text) {
-    if (text.empty() || text.size() > channel_length_max) return false;
-    for (const char c : text) {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return false;
-    }
-    return true;
+    constexpr std::size_t whole_digits_max = 13;
+    if (text.substr(0, text.find('.')).size() > whole_digits_max) return std::nullopt;
+    return ledger::decimal_to_minor(text, 2);
 }
 
 }  // namespace
@@ -100,24 +76,14 @@ std::optional<std::string> uuid(const Member& member, std::string_view name) {
 std::optional<std::string> date(const Member& member, std::string_view name) {
     const std::optional<std::string> value = text(member, name, date_length);
     if (!value) return std::nullopt;
-    const std::string& v = *value;
-    const bool shaped = v.size() == date_length && v[4] == '-' && v[7] == '-' && all_digits(v.substr(0, 4)) &&
-                        all_digits(v.substr(5, 2)) && all_digits(v.substr(8, 2));
-    if (!shaped) refuse(name, "must be a date YYYY-MM-DD");
-    const int year = std::stoi(v.substr(0, 4));
-    const int month = std::stoi(v.substr(5, 2));
-    const int day = std::stoi(v.substr(8, 2));
-    if (year < 1 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month)) {
-        refuse(name, "must be a date YYYY-MM-DD");
-    }
-    return v;
+    if (!ledger::is_iso_date(*value, 1)) refuse(name, "must be a date YYYY-MM-DD");
+    return value;
 }
 
 std::string channel(const Member& member) {
-    std::string value = text(member, "channel", channel_length_max).value_or("BRANCH");
-    if (!channel_text(value)) refuse("channel", "must be 1 to 32 of A-Z a-z 0-9 _ . -");
-    for (char& c : value) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return value;
+    const std::string value = text(member, "channel", channel_length_max).value_or("BRANCH");
+    if (!ledger::is_code_text(value, channel_length_max)) refuse("channel", "must be 1 to 32 of A-Z a-z 0-9 _ . -");
+    return ledger::upper_ascii(value);
 }
 
 std::int64_t positive_amount(const Member& amount_minor, const Member& amount) {
