@@ -6,11 +6,13 @@
 -- 1.7 did (a key claimed before an upgrade still replays after it); a
 -- request with two faults names the one 1.7 named (the engine reads members
 -- and checks the database in the old order); a decimal amount and a string of
--- digits read as before; standing orders and opening deposits post through
+-- digits read as before; one branch rule (request_branch, C) serves the
+-- money operations, account opening and customer creation; standing orders
+-- and opening deposits post through
 -- corebank_internal.money_post. Method: call the faces from SQL as a DBA
 -- would, read the catalog and the idempotency table.
 BEGIN;
-SELECT plan(24);
+SELECT plan(28);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-03-02');
@@ -34,6 +36,17 @@ SELECT is_empty($$SELECT p.proname FROM pg_proc p WHERE p.pronamespace = 'coreba
 SELECT is((SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
            WHERE p.oid = 'corebank_internal.money_currency_check(jsonb, text, text)'::regprocedure),
           'c', 'the standing orders'' currency check is the engine''s rule');
+
+-- One branch rule: the money operations', account opening's and customer creation's.
+SELECT is((SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+           WHERE p.oid = 'corebank_internal.request_branch(jsonb, uuid, uuid)'::regprocedure),
+          'c', 'request_branch is the engine''s rule');
+SELECT throws_ok($$SELECT corebank_internal.request_branch('{"branchCode": "NOPE"}', NULL, NULL)$$,
+                 'CB404', 'Branch not found', 'an unknown branch code');
+SELECT is(corebank_internal.request_branch('{"branchCode": "byo"}', NULL, NULL),
+          (SELECT id FROM corebank.branches WHERE code = 'BYO'), 'a branch code in any case');
+SELECT is(corebank_internal.request_branch(NULL, NULL, NULL),
+          (SELECT id FROM corebank.branches WHERE is_head_office), 'no request, actor or fallback: head office');
 
 -- Idempotency: the request hash of 1.7.
 CREATE TEMP TABLE req AS SELECT jsonb_build_object('fromAccountId', (SELECT id FROM sav), 'toAccountId', (SELECT id FROM cur),

@@ -14,9 +14,13 @@
 //       deposit (no idempotency key: their callers keep their own);
 //   corebank_internal.money_currency_check(request jsonb, currency text,
 //                                          account_number text) returns void
-//       the engine's currency rule, for a standing order's creation.
+//       the engine's currency rule, for a standing order's creation;
+//   corebank_internal.request_branch(request jsonb, actor uuid,
+//                                    fallback uuid) returns uuid
+//       the engine's branch rule, for account opening and customer creation.
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
+#include "pg/datums.hpp"
 #include "pg/jsonb_members.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/money_posting.hpp"
@@ -82,4 +86,15 @@ COREBANK_FUNCTION(money_currency_check) {
     const std::string account_number = args::require(args::text(fcinfo, 2), "account_number");
     money::check_requested_currency(request, currency, account_number);
     PG_RETURN_VOID();
+}
+
+/* SQL function: corebank_internal.request_branch(request jsonb, actor uuid, fallback uuid) returns uuid */
+COREBANK_FUNCTION(request_branch) {
+    const pg::JsonbArgument request(fcinfo, 0);
+    const std::optional<std::string> actor = actor_argument(fcinfo, 1);
+    const std::optional<std::string> fallback = actor_argument(fcinfo, 2);
+    spi::connect();
+    const std::string branch = money::request_branch(request, actor, fallback);
+    spi::finish();
+    return pg::uuid_datum(branch);
 }

@@ -16,4 +16,7 @@ Datum jsonb_from_literal(const char* json_literal);
 // A text Datum holding `value`.
 Datum text_datum(std::string_view value);
 
+// A uuid Datum from its canonical text (8-4-4-4-12 hex digits).
+Datum uuid_datum(std::string_view canonical);
+
 }  // namespace corebank::pg

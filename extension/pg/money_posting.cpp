@@ -166,13 +166,6 @@ std::int64_t penalty_of(const MoneyAccount& account, std::int64_t amount_minor) 
                                            amount_minor, business_date());
 }
 
-std::string upper_ascii(std::string text) {
-    for (char& c : text) {
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    }
-    return text;
-}
-
 /*---- the request ----*/
 
 // The members of the request in hand, read on demand.
@@ -185,31 +178,46 @@ private:
     const JsonbArgument& jsonb_;
 };
 
+// The branch a request names (branchId, else branchCode), else the acting
+// staff member's active branch, else `fallback`, else head office; CB404
+// "Branch not found" when a named one does not exist. Reads both members
+// first, then the database, in corebank_internal.request_branch's order. A
+// request that is not an object (nullptr) names none.
+std::string branch_of(const Request* request, const std::optional<std::string>& actor_id,
+                      const std::optional<std::string>& fallback) {
+    std::optional<std::string> branch_id;
+    std::optional<std::string> branch_code;
+    if (request != nullptr) {
+        branch_id = mr::uuid((*request)["branchId"], "branchId");
+        branch_code = mr::text((*request)["branchCode"], "branchCode", mr::branch_code_length_max);
+    }
+    std::optional<std::string> branch;
+    if (branch_id) {
+        if (spi::execute(branch_by_id_sql, {spi::Arg::text(*branch_id)}) == 1) branch = spi::get_text(0, 1);
+    } else if (branch_code) {
+        if (spi::execute(branch_by_code_sql, {spi::Arg::text(core::ledger::upper_ascii(*branch_code))}) == 1) {
+            branch = spi::get_text(0, 1);
+        }
+    } else {
+        CB_CHECK(spi::execute(branch_default_sql, {spi::Arg::text(actor_id), spi::Arg::text(fallback)}) == 1);
+        branch = spi::get_text(0, 1);
+    }
+    if (!branch) ledger::fail(core::sqlstate_not_found, "Branch not found");
+    return *branch;
+}
+
 // corebank_internal.money_header: the header members shared by the four
 // operations, read in its order; branch_fallback is the account's branch.
 json header(const Request& request, const char* type, const std::string& actor_id, const std::string& branch_fallback) {
     std::optional<std::string> reference = mr::trimmed(request["reference"], "reference", mr::reference_length_max);
     const std::optional<std::string> value_date = mr::date(request["valueDate"], "valueDate");
     const std::string channel = mr::channel(request["channel"]);
-    const std::optional<std::string> branch_id = mr::uuid(request["branchId"], "branchId");
-    const std::optional<std::string> branch_code = mr::text(request["branchCode"], "branchCode", mr::branch_code_length_max);
-    std::optional<std::string> branch;
-    if (branch_id) {
-        if (spi::execute(branch_by_id_sql, {spi::Arg::text(*branch_id)}) == 1) branch = spi::get_text(0, 1);
-    } else if (branch_code) {
-        if (spi::execute(branch_by_code_sql, {spi::Arg::text(upper_ascii(*branch_code))}) == 1) {
-            branch = spi::get_text(0, 1);
-        }
-    } else {
-        CB_CHECK(spi::execute(branch_default_sql, {spi::Arg::text(actor_id), spi::Arg::text(branch_fallback)}) == 1);
-        branch = spi::get_text(0, 1);
-    }
-    if (!branch) ledger::fail(core::sqlstate_not_found, "Branch not found");
+    const std::string branch = branch_of(&request, actor_id, branch_fallback);
     const std::optional<std::string> description =
         mr::trimmed(request["description"], "description", mr::description_length_max);
     if (!reference) reference = ledger::next_transaction_number();
 
-    json object = {{"type", type}, {"reference", *reference}, {"branchId", *branch}, {"channel", channel},
+    json object = {{"type", type}, {"reference", *reference}, {"branchId", branch}, {"channel", channel},
                    {"operatorId", actor_id}, {"makerId", actor_id}};
     if (description) object["description"] = *description;
     if (value_date) object["valueDate"] = *value_date;
@@ -242,7 +250,7 @@ MoneyAccount named_account(const std::optional<std::string>& id, const char* fie
 // The currency member, upper-cased, when given.
 std::optional<std::string> requested_currency(const Request& request) {
     const std::optional<std::string> given = mr::trimmed(request["currency"], "currency", mr::currency_length_max);
-    return given ? std::optional(upper_ascii(*given)) : std::nullopt;
+    return given ? std::optional(core::ledger::upper_ascii(*given)) : std::nullopt;
 }
 
 // 1.7's money_account_check: the currency, then no internal account.
@@ -437,6 +445,14 @@ Datum run(Operation operation, const JsonbArgument& request, const std::optional
     if (!key) return response;
     // Stored as rendered, and answered from the stored copy: a replay reads the same bytes.
     return posting::idempotency_store(idempotency_scope, *key, transaction_id, response);
+}
+
+std::string request_branch(const JsonbArgument& request, const std::optional<std::string>& actor_id,
+                           const std::optional<std::string>& fallback) {
+    // A NULL or non-object request names no branch (`request -> 'branchId'` is NULL).
+    if (request.absent() || !request.is_object()) return branch_of(nullptr, actor_id, fallback);
+    const Request members(request);
+    return branch_of(&members, actor_id, fallback);
 }
 
 void check_requested_currency(const JsonbArgument& request, const std::string& account_currency,

@@ -50,6 +50,14 @@ Datum run(Operation operation, const JsonbArgument& request, const std::optional
 // account (true). Returns the TransactionResponse.
 Datum post(Operation operation, const JsonbArgument& request, const std::string& actor_id, bool customer_initiated);
 
+// corebank_internal.request_branch, the branch rule of every request that
+// records one (the money operations, account opening, customer creation):
+// branchId, else branchCode, else the acting staff member's active branch,
+// else `fallback`, else head office; CB404 "Branch not found" for a named
+// branch that does not exist.
+std::string request_branch(const JsonbArgument& request, const std::optional<std::string>& actor_id,
+                           const std::optional<std::string>& fallback);
+
 // corebank_internal.money_currency_check: the request's currency member, when
 // given, is the account's (CBV00 for a bad member, CB422 for another currency).
 void check_requested_currency(const JsonbArgument& request, const std::string& account_currency,
