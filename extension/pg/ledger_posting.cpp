@@ -227,6 +227,11 @@ void mark_first_postings(const std::vector<Line>& lines) {
     spi::execute(first_posted_sql, {spi::Arg::text_array(distinct_gl_ids(lines))});
 }
 
+namespace {
+
+// The pieces of write(). All run inside its ledger_guard::WriterScope.
+
+// Adds the lines' debits and credits to the GL balance stripe `stripe`.
 void add_to_stripes(const std::vector<Line>& lines, int stripe) {
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> totals;  // gl -> (debit, credit)
     for (const Line& line : lines) {
@@ -239,6 +244,9 @@ void add_to_stripes(const std::vector<Line>& lines, int stripe) {
     CB_CHECK(updated == totals.size());
 }
 
+// Adds the lines' net customer-side movement to the ledger account balances:
+// in place, or into the backend's credit stripe for an account loaded with
+// credit_stripe (absent from `accounts`: in place).
 void update_balances(const std::vector<Line>& lines, const Accounts& accounts) {
     const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
     if (deltas.empty()) return;
@@ -265,6 +273,7 @@ void update_balances(const std::vector<Line>& lines, const Accounts& accounts) {
     }
 }
 
+// The hash chain record of a transaction about to be written.
 core::ledger::ChainTransaction chain_record(const Header& header, const std::vector<Line>& lines,
                                            const std::string& value_date, std::int64_t now_us) {
     core::ledger::ChainTransaction record;
@@ -290,6 +299,12 @@ core::ledger::ChainTransaction chain_record(const Header& header, const std::vec
     return record;
 }
 
+// The head of a chain stripe, locked (FOR UPDATE) until commit.
+struct ChainHead {
+    std::int64_t seq = 0;
+    std::string hash;  // 32 raw bytes
+};
+
 ChainHead lock_chain_head(int stripe) {
     const std::uint64_t rows = spi::execute(chain_lock_sql, {spi::Arg::int4(stripe)});
     CB_CHECK(rows == 1);  // 16 heads are seeded by the install script
@@ -299,12 +314,15 @@ ChainHead lock_chain_head(int stripe) {
     return head;
 }
 
+// Moves the head to the last transaction appended.
 void advance_chain_head(int stripe, const ChainHead& head) {
     CB_CHECK(head.hash.size() == core::sha256_bytes);
     const std::uint64_t rows =
         spi::execute(chain_advance_sql, {spi::Arg::int4(stripe), spi::Arg::int8(head.seq), spi::Arg::bytea(head.hash)});
     CB_CHECK(rows == 1);
 }
+
+}  // namespace
 
 std::vector<Line> lines_from_request(const std::vector<core::ledger::Line>& request_lines) {
     std::vector<Line> lines;

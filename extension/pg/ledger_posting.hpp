@@ -160,27 +160,10 @@ struct Posting {
 };
 void write(const std::vector<Posting>& postings, const ValueDate& dated, const Accounts& accounts);
 
-// The pieces of post() that the batch of transfers runs itself. All run
-// inside a ledger_guard::WriterScope where they write derived tables.
-// first_posted_at of the lines' GL accounts that have none (id order).
+// Sets first_posted_at (freezing code and type) of the lines' GL accounts
+// that have none, in id order: the batch of transfers and post() call it
+// before write() for the GL accounts posted to for the first time.
 void mark_first_postings(const std::vector<Line>& lines);
-// Adds the lines' debits and credits to the GL balance stripe `stripe`.
-void add_to_stripes(const std::vector<Line>& lines, int stripe);
-// Adds the lines' net customer-side movement to the ledger account balances:
-// in place, or into the backend's credit stripe for an account loaded with
-// credit_stripe (absent from `accounts`: in place).
-void update_balances(const std::vector<Line>& lines, const Accounts& accounts);
-// The hash chain record of a transaction about to be written.
-core::ledger::ChainTransaction chain_record(const Header& header, const std::vector<Line>& lines,
-                                           const std::string& value_date, std::int64_t now_us);
-// The head of a chain stripe, locked (FOR UPDATE) until commit; and its
-// advance to the last transaction appended.
-struct ChainHead {
-    std::int64_t seq = 0;
-    std::string hash;  // 32 raw bytes
-};
-ChainHead lock_chain_head(int stripe);
-void advance_chain_head(int stripe, const ChainHead& head);
 
 // The TransactionResponse of a transaction, for returning (CB404 if absent).
 Datum render_transaction(const std::string& transaction_id);
