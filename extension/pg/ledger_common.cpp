@@ -24,6 +24,10 @@ constexpr const char next_transaction_number_sql[] =
     "SELECT corebank_internal.format_number(n.prefix, n.padding, nextval('corebank.transaction_numbers')) "
     "FROM corebank.numbering_config n WHERE n.entity_type = 'TRANSACTION'";
 
+constexpr const char actor_branch_sql[] =
+    "SELECT b.id::text FROM corebank.branches b JOIN corebank.auth_users u ON u.branch_code = b.code "
+    "WHERE u.id = $1::uuid AND b.active";
+
 constexpr const char period_create_sql[] =
     "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
 
@@ -39,6 +43,11 @@ void lock_open_period(const std::string& period) {
     if (spi::get_text(0, 1).value() == "CLOSED") {
         fail(core::sqlstate_unprocessable, "accounting period " + period + " is closed");
     }
+}
+
+std::optional<std::string> actor_branch(const std::optional<std::string>& actor_id) {
+    if (!actor_id) return std::nullopt;
+    return spi::execute(actor_branch_sql, {spi::Arg::text(*actor_id)}) == 0 ? std::nullopt : spi::get_text(0, 1);
 }
 
 std::string next_transaction_number() {

@@ -1,6 +1,7 @@
 // ledger_common.hpp: small shared pieces of the ledger's C++ functions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -19,6 +20,12 @@ std::string random_uuid();
 
 // The backend's stripe (0..15) for GL balances and the hash chain.
 int backend_stripe();
+
+// The acting staff member's active branch (identity keeps staff branch
+// codes); nullopt for none, or for no actor. The default branch of a request
+// that names none, before the account's own (corebank_internal.request_branch,
+// the batch of transfers). Runs inside an SPI connection.
+std::optional<std::string> actor_branch(const std::optional<std::string>& actor_id);
 
 // The next TRANSACTION number (1.5: from the sequence
 // corebank.transaction_numbers, so postings never wait on the numbering row;

@@ -69,13 +69,8 @@ constexpr const char branch_by_id_sql[] = "SELECT b.id::text FROM corebank.branc
 
 constexpr const char branch_by_code_sql[] = "SELECT b.id::text FROM corebank.branches b WHERE b.code = $1";
 
-// No branch named: the acting staff member's active branch, else the
-// account's (fallback), else head office.
-constexpr const char branch_default_sql[] =
-    "SELECT coalesce((SELECT b.id FROM corebank.branches b JOIN corebank.auth_users u ON u.branch_code = b.code "
-    "                 WHERE u.id = $1::uuid AND b.active LIMIT 1), "
-    "                $2::uuid, "
-    "                (SELECT b.id FROM corebank.branches b WHERE b.is_head_office LIMIT 1))::text";
+constexpr const char head_office_sql[] =
+    "SELECT b.id::text FROM corebank.branches b WHERE b.is_head_office LIMIT 1";
 
 constexpr const char fx_rate_sql[] =
     "SELECT r.rate::text FROM corebank_internal.fx_rate_in_force($1, $2, $3::date) r";
@@ -199,8 +194,10 @@ std::string branch_of(const Request* request, const std::optional<std::string>& 
             branch = spi::get_text(0, 1);
         }
     } else {
-        CB_CHECK(spi::execute(branch_default_sql, {spi::Arg::text(actor_id), spi::Arg::text(fallback)}) == 1);
-        branch = spi::get_text(0, 1);
+        // No branch named: the acting staff member's, else `fallback`, else head office.
+        branch = ledger::actor_branch(actor_id);
+        if (!branch) branch = fallback;
+        if (!branch && spi::execute(head_office_sql, {}) == 1) branch = spi::get_text(0, 1);
     }
     if (!branch) ledger::fail(core::sqlstate_not_found, "Branch not found");
     return *branch;

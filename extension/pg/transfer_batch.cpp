@@ -53,12 +53,6 @@ constexpr const char gl_accounts_sql[] =
     "SELECT g.id::text, g.code, g.currency::text, g.active, g.first_posted_at IS NULL "
     "FROM corebank.gl_accounts g WHERE g.id = ANY ($1::uuid[])";
 
-// The acting staff member's branch, as corebank_internal.request_branch
-// decides it for a request that names none.
-constexpr const char actor_branch_sql[] =
-    "SELECT b.id::text FROM corebank.branches b JOIN corebank.auth_users u ON u.branch_code = b.code "
-    "WHERE u.id = $1::uuid AND b.active";
-
 constexpr const char branches_sql[] =
     "SELECT b.id::text, b.code, b.active FROM corebank.branches b "
     "WHERE b.id = ANY ($1::uuid[])";
@@ -161,11 +155,6 @@ std::map<std::string, BranchState> read_branches(const std::set<std::string>& id
         branches[spi::get_text(row, 1).value()] = BranchState{spi::get_text(row, 2).value(), spi::get_bool(row, 3).value()};
     }
     return branches;
-}
-
-std::optional<std::string> actor_branch(const std::string& actor_id) {
-    const std::uint64_t rows = spi::execute(actor_branch_sql, {spi::Arg::text(actor_id)});
-    return rows == 0 ? std::nullopt : spi::get_text(0, 1);
 }
 
 // Decides every transfer against the running state. decide() changes the
@@ -360,7 +349,7 @@ std::string run(const TransferBatch& batch, const std::string& actor_id) {
     // The business date's period, FOR SHARE (CB422 for the batch when closed).
     const posting::ValueDate dated = posting::check_value_date(std::nullopt, true);
     const std::map<std::string, GlState> gls = read_gl_accounts(accounts);
-    const std::optional<std::string> branch_of_actor = actor_branch(actor_id);
+    const std::optional<std::string> branch_of_actor = ledger::actor_branch(actor_id);
     std::set<std::string> branch_ids;
     if (branch_of_actor) branch_ids.insert(*branch_of_actor);
     for (const auto& entry : accounts) branch_ids.insert(entry.second.branch_id);
