@@ -178,6 +178,13 @@ inline constexpr Setting auth_cache_ttl_ms =
             "A revoked or changed key, session or user is evicted on every process within a second (LISTEN/NOTIFY); "
             "while a process's listener connection is down it asks the database on every request. "
             "[hot-path.md](design/hot-path.md).");
+inline constexpr Setting posting_group_lanes =
+    integer("posting_group_lanes", core_banking, Side::tier, 2, 0, 64, "",
+            "How many groups of concurrent POST /v1/transfers requests each corebankd process posts at once, each in "
+            "one database call; 0 posts every transfer on its own.",
+            "Requests that arrive while every lane is busy wait and are posted together (up to 256) when a lane "
+            "frees; no timer, so a request alone is never delayed. "
+            "[posting-group.md](design/posting-group.md).");
 
 /*---- verification sessions ----*/
 inline constexpr Setting verify_public_url =
@@ -239,7 +246,7 @@ inline constexpr const Setting* all[] = {
     &login_rate_window_s, &reset_rate_limit, &reset_rate_window_s, &signing_key_rotation_days, &reset_link_base,
     &app_name,
     &mail_transport, &mail_dir, &smtp_url, &mail_from, &data_key_file,
-    &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms,
+    &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes,
     &verify_public_url, &verify_session_lifetime_s, &verify_client_token_ttl_s, &verify_image_bytes_max,
     &verify_check_provider, &verify_webhook_timeout_ms, &verify_webhook_backoff_base_s,
     &verify_webhook_backoff_max_s, &verify_webhook_attempts_max,

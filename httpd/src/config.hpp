@@ -68,6 +68,8 @@ struct Config {
     // External KYC checks' provider (01-core-banking.md): only the offline STUB exists.
     std::string external_kyc_provider_mode{settings_table::external_kyc_provider_mode.default_text};
     int auth_cache_ttl_ms = settings_table::auth_cache_ttl_ms.default_integer;
+    // Group commit of POST /v1/transfers (docs/design/posting-group.md); 0: off.
+    int posting_group_lanes = settings_table::posting_group_lanes.default_integer;
     // verification (docs/verification.md)
     std::string verify_public_url{settings_table::verify_public_url.default_text};  // base of hostedUrl; empty: http://<listen>:<verify_port>
     int verify_session_lifetime_s = settings_table::verify_session_lifetime_s.default_integer;

@@ -11,6 +11,7 @@
 
 #include "banking/hot_path.hpp"
 #include "banking/policy.hpp"
+#include "banking/posting_group.hpp"
 #include "config.hpp"
 #include "db.hpp"
 #include "http_types.hpp"
@@ -28,6 +29,9 @@ struct Context {
     // (docs/design/hot-path.md); null when auth_cache_ttl_ms is 0: every
     // request then checks its key and token in the database.
     std::shared_ptr<HotPath> hot_path;
+    // Group commit of POST /v1/transfers (docs/design/posting-group.md); null
+    // when posting_group_lanes is 0: every transfer is then its own call.
+    std::shared_ptr<PostingGroup> transfer_group;
     // Seals statement cursors (banking/deposits/statement_cursor.hpp): 32
     // bytes derived from the data key, the same in every tier process.
     std::string statement_cursor_key;

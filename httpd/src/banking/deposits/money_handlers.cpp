@@ -1,6 +1,7 @@
 // money_handlers.cpp: deposits, withdrawals, transfers and fees (each one
 // balanced posting, Idempotency-Key honoured by the database) and the
 // exchange rates behind cross-currency transfers (docs/design/deposits.md).
+// Concurrent transfers are posted in groups (docs/design/posting-group.md).
 #include "api_error.hpp"
 #include "banking/deposits/handlers.hpp"
 #include "banking/deposits/money_validation.hpp"
@@ -8,6 +9,7 @@
 #include "banking/fields.hpp"
 #include "banking/handlers.hpp"
 #include "banking/parameters.hpp"
+#include "banking/posting_group.hpp"
 #include "json_body.hpp"
 #include "query_params.hpp"
 
@@ -15,10 +17,13 @@ namespace corebank::httpd::core_banking {
 
 namespace {
 
+// `group`: when not null, the request is posted through it (alone or with
+// concurrent ones); its answer is the single call's either way.
 HttpResponse money(const Context& context, const HttpRequest& request, Db& db, const char* operation, MoneyKind kind,
-                   const Statement& statement) {
+                   const Statement& statement, PostingGroup* group = nullptr) {
     const Caller caller = authorize(context, request, db, operation);
     const auto posting = parse_money(request.body, kind, request.header("idempotency-key"));
+    if (group != nullptr) return pass_through(group->post(db, PostingRequest{posting.dump(), *caller.actor_id}));
     return pass_through(db.exec(statement, {posting.dump(), *caller.actor_id}).scalar());
 }
 
@@ -41,7 +46,9 @@ HttpResponse money_withdraw(const Context& context, const HttpRequest& request, 
 }
 
 HttpResponse money_transfer(const Context& context, const HttpRequest& request, Db& db) {
-    return money(context, request, db, "money.transfer", MoneyKind::transfer, sql::money_transfer);
+    // Transfers alone are grouped so far (docs/design/posting-group.md).
+    return money(context, request, db, "money.transfer", MoneyKind::transfer, sql::money_transfer,
+                 context.transfer_group.get());
 }
 
 HttpResponse money_fee(const Context& context, const HttpRequest& request, Db& db) {

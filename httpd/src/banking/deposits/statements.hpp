@@ -99,6 +99,10 @@ inline const Statement dormancy_run{
 inline const Statement money_deposit{"core_deposit", "SELECT corebank.core_deposit($1::jsonb, $2::uuid)::text", 2};
 inline const Statement money_withdraw{"core_withdraw", "SELECT corebank.core_withdraw($1::jsonb, $2::uuid)::text", 2};
 inline const Statement money_transfer{"core_transfer", "SELECT corebank.core_transfer($1::jsonb, $2::uuid)::text", 2};
+// A group of concurrent single postings in one transaction (banking/posting_group.hpp):
+// [{"operation", "request"}, ...] and each request's acting staff member, as a text array.
+inline const Statement money_postings{
+    "core_postings", "SELECT corebank.core_postings($1::jsonb, $2::uuid[])::text", 2};
 inline const Statement money_transfer_batch{"core_transfer_batch",
                                             "SELECT corebank.core_transfer_batch($1::jsonb, $2::uuid)::text", 2};
 inline const Statement money_fee{"core_fee", "SELECT corebank.core_fee($1::jsonb, $2::uuid)::text", 2};

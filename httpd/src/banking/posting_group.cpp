@@ -1,0 +1,384 @@
+// posting_group.cpp: the leader/follower group commit of single postings
+// (posting_group.hpp, docs/design/posting-group.md).
+#include "banking/posting_group.hpp"
+
+#include <cassert>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "banking/deposits/statements.hpp"
+#include "core/settings_table.hpp"
+#include "log.hpp"
+
+namespace corebank::httpd::core_banking {
+
+static_assert(PostingGroup::group_size_max >= 2, "a group of one is a single call");
+static_assert(PostingGroup::lanes_min >= 1 && PostingGroup::lanes_min <= PostingGroup::lanes_max);
+static_assert(PostingGroup::lanes_max == core::settings_table::posting_group_lanes.maximum);
+static_assert(core::settings_table::posting_group_lanes.minimum == 0, "0 turns grouping off");
+static_assert(PostingGroup::waiting_max >= PostingGroup::group_size_max, "a full group must be able to queue");
+
+// One request's place in the engine, on its own thread's stack.
+struct PostingGroup::Member {
+    // queued: in queue_. leader: owns a lane (and is in no queue). taken: in
+    // a group in flight. decided: its outcome is set.
+    enum class State { queued, leader, taken, decided };
+    // answered: `response` is its answer. alone: post it with the single
+    // function. thrown: `error` is what its single call (a group of one)
+    // threw. unavailable, failed: the group call's outcome is unknown;
+    // `message` is the exception's.
+    enum class Outcome { none, answered, alone, thrown, unavailable, failed };
+
+    explicit Member(PostingRequest request_) : request(std::move(request_)) {}
+
+    PostingRequest request;
+    State state = State::queued;  // guarded by mutex_
+    // Written by the leader of its group before the leader sets `state` to
+    // decided under mutex_; read by the member only after it saw decided.
+    Outcome outcome = Outcome::none;
+    std::optional<std::string> response;
+    std::string message;
+    std::exception_ptr error;
+    std::condition_variable wake;
+};
+
+PostingGroup::PostingGroup(int lanes, PostingGroupCalls calls) : lanes_(lanes), calls_(std::move(calls)) {
+    assert(lanes_ >= lanes_min);
+    assert(lanes_ <= lanes_max);
+    assert(calls_.single && calls_.group);
+}
+
+std::size_t PostingGroup::waiting() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return queue_.size();
+}
+
+int PostingGroup::in_flight() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return in_flight_;
+}
+
+std::optional<std::string> PostingGroup::post(Db& db, PostingRequest request) {
+    Member self(std::move(request));
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (in_flight_ < lanes_) {
+            // A lane is free only when nobody waits: a finishing leader hands
+            // its lane to the oldest waiting request instead of freeing it.
+            assert(queue_.empty());
+            ++in_flight_;
+            self.state = Member::State::leader;
+        } else {
+            assert(queue_.size() < waiting_max);
+            queue_.push_back(&self);
+            self.wake.wait(lock, [&self] {
+                return self.state == Member::State::leader || self.state == Member::State::decided;
+            });
+        }
+    }
+    // Only this thread changes the state of a leader or a decided member.
+    if (self.state == Member::State::leader) lead(db, self);
+    assert(self.state == Member::State::decided);
+    return answer(db, self);
+}
+
+void PostingGroup::lead(Db& db, Member& self) {
+    const std::vector<Member*> members = take_group(self);
+    run_group(db, members);
+    finish_group(members);
+}
+
+std::vector<PostingGroup::Member*> PostingGroup::take_group(Member& self) {
+    std::vector<Member*> members;
+    members.reserve(group_size_max);
+    members.push_back(&self);
+    std::lock_guard<std::mutex> lock(mutex_);
+    assert(self.state == Member::State::leader);
+    while (!queue_.empty() && members.size() < group_size_max) {
+        Member* member = queue_.front();
+        queue_.pop_front();
+        assert(member->state == Member::State::queued);
+        member->state = Member::State::taken;
+        members.push_back(member);
+    }
+    assert(members.size() <= group_size_max);
+    return members;
+}
+
+// Sets every member's outcome; never throws, since members waiting for an
+// outcome would otherwise wait forever.
+void PostingGroup::run_group(Db& db, const std::vector<Member*>& members) {
+    assert(!members.empty());
+    auto set_all = [&members](Member::Outcome outcome, const std::string& message) {
+        for (Member* member : members) {
+            member->outcome = outcome;
+            member->message = message;
+        }
+    };
+    try {
+        if (members.size() == 1) {
+            // A group of one is the single call, unchanged: no group function
+            // round trip when there is nothing to share it with.
+            Member& only = *members.front();
+            try {
+                only.response = calls_.single(db, only.request);
+                only.outcome = Member::Outcome::answered;
+            } catch (...) {
+                only.error = std::current_exception();
+                only.outcome = Member::Outcome::thrown;
+            }
+            return;
+        }
+        std::vector<PostingRequest> requests;
+        requests.reserve(members.size());
+        for (const Member* member : members) requests.push_back(member->request);
+        std::vector<GroupAnswer> answers;
+        try {
+            answers = calls_.group(db, requests);
+        } catch (const DbError& error) {
+            // The call was one transaction and it rolled back: nothing of it
+            // was written, so every member posts alone and gets its own answer.
+            if (calls_.group_failed) calls_.group_failed(error, members.size());
+            set_all(Member::Outcome::alone, "");
+            return;
+        } catch (const DbUnavailable& error) {
+            // The outcome is unknown (the commit may have happened): answer as
+            // a single call would, never post again.
+            set_all(Member::Outcome::unavailable, error.what());
+            return;
+        }
+        if (answers.size() != members.size())
+            throw std::runtime_error("posting group: " + std::to_string(answers.size()) + " answers for " +
+                                     std::to_string(members.size()) + " requests");
+        for (std::size_t index = 0; index < members.size(); ++index) {
+            Member& member = *members[index];
+            if (answers[index].status == GroupAnswer::Status::posted) {
+                member.response = std::move(answers[index].response);
+                member.outcome = Member::Outcome::answered;
+            } else {
+                member.outcome = Member::Outcome::alone;
+            }
+        }
+    } catch (const std::exception& error) {
+        set_all(Member::Outcome::failed, error.what());
+    } catch (...) {
+        set_all(Member::Outcome::failed, "posting group failed");
+    }
+}
+
+void PostingGroup::finish_group(const std::vector<Member*>& members) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    assert(in_flight_ >= 1 && in_flight_ <= lanes_);
+    if (queue_.empty()) {
+        --in_flight_;
+    } else {
+        // The lane passes to the oldest waiting request; it leaves the queue
+        // now so that no other finishing leader promotes it too.
+        Member* next = queue_.front();
+        queue_.pop_front();
+        assert(next->state == Member::State::queued);
+        next->state = Member::State::leader;
+        next->wake.notify_one();
+    }
+    for (Member* member : members) {
+        assert(member->outcome != Member::Outcome::none);
+        member->state = Member::State::decided;
+        // Notified under mutex_: the member cannot return and destroy its
+        // condition variable before this call is done with it.
+        member->wake.notify_one();
+    }
+}
+
+std::optional<std::string> PostingGroup::answer(Db& db, Member& self) {
+    switch (self.outcome) {
+        case Member::Outcome::answered:
+            return std::move(self.response);
+        case Member::Outcome::alone:
+            // On this request's own thread and connection, outside any lane:
+            // its answer (response or error) is the single call's.
+            return calls_.single(db, self.request);
+        case Member::Outcome::thrown:
+            std::rethrow_exception(self.error);
+        case Member::Outcome::unavailable:
+            throw DbUnavailable(self.message);
+        case Member::Outcome::failed:
+            throw std::runtime_error(self.message);
+        case Member::Outcome::none:
+            break;
+    }
+    assert(false && "a decided member has an outcome");
+    throw std::logic_error("posting group: member without an outcome");
+}
+
+// ---------------------------------------------------------------- the group function's text
+
+namespace {
+
+// The JSON text the group function returns is PostgreSQL's (jsonb's output),
+// already checked to be valid JSON; these find the byte span of each value in
+// it, so that a response goes to the client exactly as the database wrote it
+// (the single function's text: key order, numbers and spacing unchanged).
+
+bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::size_t skip_space(std::string_view text, std::size_t at) {
+    while (at < text.size() && is_json_space(text[at])) ++at;
+    return at;
+}
+
+[[noreturn]] void malformed(const std::string& why) {
+    throw std::runtime_error("posting group: the group function's answer " + why);
+}
+
+// The end (one past) of the value that starts at `at`.
+std::size_t value_end(std::string_view text, std::size_t at) {
+    if (at >= text.size()) malformed("ends early");
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = at; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') {
+                in_string = false;
+                if (depth == 0) return i + 1;
+            }
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == '{' || c == '[') ++depth;
+        else if (c == '}' || c == ']') {
+            if (depth == 0) return i;  // a scalar ended by its container
+            if (--depth == 0) return i + 1;
+        } else if (depth == 0 && (c == ',' || is_json_space(c))) return i;
+    }
+    if (depth != 0 || in_string) malformed("ends early");
+    return text.size();
+}
+
+// The raw texts of the items of a container opened at text[at] by `open`:
+// for an object, each member's key text then its value text.
+std::vector<std::string_view> container_items(std::string_view text, char open) {
+    const char close = open == '[' ? ']' : '}';
+    std::size_t at = skip_space(text, 0);
+    if (at >= text.size() || text[at] != open) malformed("is not the expected shape");
+    std::vector<std::string_view> items;
+    at = skip_space(text, at + 1);
+    if (at < text.size() && text[at] == close) return items;
+    while (at < text.size()) {
+        if (open == '{') {
+            const std::size_t key_end = value_end(text, at);
+            items.push_back(text.substr(at, key_end - at));
+            at = skip_space(text, key_end);
+            if (at >= text.size() || text[at] != ':') malformed("has a member without a value");
+            at = skip_space(text, at + 1);
+        }
+        const std::size_t end = value_end(text, at);
+        items.push_back(text.substr(at, end - at));
+        at = skip_space(text, end);
+        if (at < text.size() && text[at] == ',') {
+            at = skip_space(text, at + 1);
+            continue;
+        }
+        if (at < text.size() && text[at] == close) return items;
+        malformed("is not the expected shape");
+    }
+    malformed("ends early");
+}
+
+GroupAnswer parse_element(std::string_view element) {
+    const std::vector<std::string_view> members = container_items(element, '{');
+    assert(members.size() % 2 == 0);
+    std::optional<std::string> status;
+    std::string_view response;
+    std::string reason;
+    for (std::size_t index = 0; index < members.size(); index += 2) {
+        const auto key = nlohmann::json::parse(members[index]).get<std::string>();
+        if (key == "status") status = nlohmann::json::parse(members[index + 1]).get<std::string>();
+        else if (key == "response") response = members[index + 1];
+        else if (key == "reason") reason = nlohmann::json::parse(members[index + 1]).get<std::string>();
+    }
+    GroupAnswer answer;
+    if (status == "POSTED") {
+        if (response.empty() || response.front() != '{') malformed("has a POSTED element without a response");
+        answer.status = GroupAnswer::Status::posted;
+        answer.response = std::string(response);
+    } else if (status == "ALONE") {
+        answer.status = GroupAnswer::Status::alone;
+        answer.reason = std::move(reason);
+    } else {
+        malformed("has an element whose status is neither POSTED nor ALONE");
+    }
+    return answer;
+}
+
+}  // namespace
+
+std::vector<GroupAnswer> parse_group_answer(std::string_view text, std::size_t count) {
+    assert(count >= 1 && count <= PostingGroup::group_size_max);
+    if (!nlohmann::json::accept(text)) malformed("is not JSON");
+    const std::vector<std::string_view> elements = container_items(text, '[');
+    if (elements.size() != count)
+        malformed("has " + std::to_string(elements.size()) + " elements for " + std::to_string(count) + " requests");
+    std::vector<GroupAnswer> answers;
+    answers.reserve(count);
+    try {
+        for (std::string_view element : elements) answers.push_back(parse_element(element));
+    } catch (const nlohmann::json::exception&) {
+        malformed("has an element of the wrong shape");
+    }
+    assert(answers.size() == count);
+    return answers;
+}
+
+std::string group_requests_json(const std::vector<PostingRequest>& requests, std::string_view operation) {
+    assert(!requests.empty() && requests.size() <= PostingGroup::group_size_max);
+    assert(operation.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string_view::npos);
+    std::string out = "[";
+    for (std::size_t index = 0; index < requests.size(); ++index) {
+        if (index > 0) out += ',';
+        out += "{\"operation\":\"";
+        out += operation;
+        out += "\",\"request\":";
+        out += requests[index].request_json;
+        out += '}';
+    }
+    out += ']';
+    return out;
+}
+
+std::shared_ptr<PostingGroup> make_transfer_posting_group(int lanes) {
+    assert(lanes >= 0 && lanes <= PostingGroup::lanes_max);
+    if (lanes == 0) return nullptr;
+    PostingGroupCalls calls;
+    calls.single = [](Db& db, const PostingRequest& request) {
+        return db.exec(sql::money_transfer, {request.request_json, request.actor_id}).scalar();
+    };
+    calls.group = [](Db& db, const std::vector<PostingRequest>& requests) {
+        std::vector<std::string> actors;
+        actors.reserve(requests.size());
+        for (const auto& request : requests) actors.push_back(request.actor_id);
+        const std::optional<std::string> text =
+            db.exec(sql::money_postings, {group_requests_json(requests, "transfer"), text_array_param(actors)})
+                .scalar();
+        try {
+            if (!text) malformed("is NULL");
+            return parse_group_answer(*text, requests.size());
+        } catch (const std::runtime_error& error) {
+            // The call committed or not, nobody can tell from this answer: its
+            // members get 500, never a second posting.
+            log_error("posting group answer unreadable", {{"error", error.what()}, {"members", requests.size()}});
+            throw;
+        }
+    };
+    calls.group_failed = [](const DbError& error, std::size_t members) {
+        log_error("posting group failed; its requests post alone",
+                  {{"sqlstate", error.sqlstate}, {"error", error.what()}, {"members", members}});
+    };
+    return std::make_shared<PostingGroup>(lanes, std::move(calls));
+}
+
+}  // namespace corebank::httpd::core_banking

@@ -1,0 +1,128 @@
+// posting_group.hpp: group commit of single postings in one corebankd process
+// (docs/design/posting-group.md).
+//
+// Concurrent single posting requests are gathered and posted together in one
+// database call (corebank.core_postings), because the per-posting database
+// work done set-based costs a fraction of N separate transactions. There is no
+// extra thread and no timer: the worker thread of a request that finds a free
+// lane becomes the group's leader at once and posts everything queued (itself
+// first); requests that arrive while every lane is busy queue, and when a
+// leader finishes, the oldest of them becomes the next leader. A request never
+// waits for a group to fill, so a request alone costs what it costs today, and
+// groups grow only when requests are already waiting.
+//
+// Nothing is kept between groups: a group lives on the stacks of its members'
+// threads, so any number of tier processes still serve one database, and a
+// crash loses only requests that have not been answered.
+//
+// Locking: mutex_ guards queue_, in_flight_ and every Member's state. A
+// Member lives on its own request's thread's stack. The leader of its group
+// writes its outcome without the lock, then sets its state to decided and
+// notifies it while holding mutex_; the member reads its outcome only after it
+// saw decided, and cannot return (destroying the Member) before the leader
+// has let go of it.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db.hpp"
+
+namespace corebank::httpd::core_banking {
+
+// One posting request, authorized and parsed by its handler.
+struct PostingRequest {
+    std::string request_json;  // the JSON object the single function takes
+    std::string actor_id;      // the acting staff member (uuid)
+};
+
+// What the group function answered for one request.
+struct GroupAnswer {
+    enum class Status { posted, alone };
+    Status status = Status::alone;
+    std::string response;  // posted: the single function's response (JSON text, as the database wrote it)
+    std::string reason;    // alone: why the group did not decide it (for logs)
+};
+
+// The database calls a group makes, injected so that the engine is tested
+// without a database.
+struct PostingGroupCalls {
+    // The single function: the request's answer, or the exception its
+    // single call raises (DbError, DbUnavailable).
+    std::function<std::optional<std::string>(Db&, const PostingRequest&)> single;
+    // The group function on 2 to group_size_max requests: one answer per
+    // request, in order. DbError: nothing was written. Any other exception:
+    // the outcome is unknown.
+    std::function<std::vector<GroupAnswer>(Db&, const std::vector<PostingRequest>&)> group;
+    // Told once per group call that failed with a DbError (its members then
+    // post alone); may be empty.
+    std::function<void(const DbError&, std::size_t members)> group_failed;
+};
+
+class PostingGroup {
+public:
+    // The group function's contract takes 1 to 256 requests per call.
+    static constexpr std::size_t group_size_max = 256;
+    // The setting's range (posting_group_lanes); 0 is not built at all
+    // (every request is then a single call, see make_transfer_posting_group).
+    static constexpr int lanes_min = 1;
+    static constexpr int lanes_max = 64;
+    // Every queued request holds a worker thread, and a process has at most
+    // db_pool_size (at most 256) of them; the bound is an assertion that the
+    // queue never grows on its own.
+    static constexpr std::size_t waiting_max = 1024;
+
+    PostingGroup(int lanes, PostingGroupCalls calls);
+    PostingGroup(const PostingGroup&) = delete;
+    PostingGroup& operator=(const PostingGroup&) = delete;
+
+    // Posts one request, alone or in a group, on the calling thread; `db` is
+    // the calling worker's connection. Returns what the single function would
+    // return, or throws what it would throw.
+    std::optional<std::string> post(Db& db, PostingRequest request);
+
+    int lanes() const { return lanes_; }
+    // For tests: requests queued and not yet taken into a group, and groups
+    // (or single calls made as a group of one) in flight.
+    std::size_t waiting() const;
+    int in_flight() const;
+
+private:
+    struct Member;
+
+    void lead(Db& db, Member& self);
+    std::vector<Member*> take_group(Member& self);
+    void run_group(Db& db, const std::vector<Member*>& members);
+    void finish_group(const std::vector<Member*>& members);
+    std::optional<std::string> answer(Db& db, Member& self);
+
+    const int lanes_;
+    const PostingGroupCalls calls_;
+
+    mutable std::mutex mutex_;
+    std::deque<Member*> queue_;  // oldest first
+    int in_flight_ = 0;          // lanes taken: 0..lanes_
+};
+
+// The group function's answer (a JSON array of `count` elements) as one
+// GroupAnswer each; each response is the database's own text of it, byte for
+// byte, as the single function's is. Throws std::runtime_error when the text
+// is not such an array: the outcome of the call is then unknown.
+std::vector<GroupAnswer> parse_group_answer(std::string_view text, std::size_t count);
+
+// The group function's first argument: [{"operation": "transfer", "request": <request_json>}, ...].
+std::string group_requests_json(const std::vector<PostingRequest>& requests, std::string_view operation);
+
+// POST /v1/transfers's group over corebank.core_transfer and
+// corebank.core_postings; null when lanes is 0 (grouping off).
+std::shared_ptr<PostingGroup> make_transfer_posting_group(int lanes);
+
+}  // namespace corebank::httpd::core_banking
