@@ -194,6 +194,7 @@ SELECT set_eq(
       'corebank.core_withdraw(jsonb,uuid)',
       'corebank.core_transfer(jsonb,uuid)',
       'corebank.core_transfer_batch(jsonb,uuid)',
+      'corebank.core_postings(jsonb,uuid[])',
       'corebank.core_fee(jsonb,uuid)',
       'corebank.core_fx_rates_set(jsonb,uuid)',
       'corebank.core_fx_rates_get(text,text,date)',

@@ -1,6 +1,7 @@
 // args.cpp: see args.hpp.
 #include "pg/args.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/crypto.hpp"
@@ -95,6 +96,42 @@ std::optional<std::vector<std::string>> text_array(FunctionCallInfo fcinfo, int 
         strings.emplace_back(VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value));
     }
     return strings;
+}
+
+std::optional<std::vector<std::optional<std::string>>> uuid_array(FunctionCallInfo fcinfo, int index, const char* name,
+                                                                   std::size_t elements_max) {
+    check_index(fcinfo, index);
+    if (PG_ARGISNULL(index)) return std::nullopt;
+    struct Elements {
+        Datum* datums;
+        bool* nulls;
+        int count;
+        int dimensions;
+    };
+    const Elements elements = pg_guard([&]() noexcept {
+        Elements out{nullptr, nullptr, 0, 0};
+        ArrayType* array = PG_GETARG_ARRAYTYPE_P(index);
+        out.dimensions = ARR_NDIM(array);
+        deconstruct_array(array, UUIDOID, UUID_LEN, false, TYPALIGN_CHAR, &out.datums, &out.nulls, &out.count);
+        return out;
+    });
+    if (elements.dimensions > 1) throw_validation(std::string(name) + ": must be a one-dimensional array");
+    if (static_cast<std::size_t>(elements.count) > elements_max) {
+        throw_validation(std::string(name) + ": must have at most " + std::to_string(elements_max) + " elements");
+    }
+    std::vector<std::optional<std::string>> uuids;
+    uuids.reserve(static_cast<std::size_t>(elements.count));
+    for (int element = 0; element < elements.count; ++element) {
+        if (elements.nulls[element]) {
+            uuids.emplace_back(std::nullopt);
+            continue;
+        }
+        Uuid value{};
+        const auto* bytes = reinterpret_cast<const unsigned char*>(DatumGetPointer(elements.datums[element]));
+        std::copy(bytes, bytes + UUID_LEN, value.bytes.begin());
+        uuids.emplace_back(uuid_to_string(value));
+    }
+    return uuids;
 }
 
 std::optional<std::string> jsonb_text(FunctionCallInfo fcinfo, int index) {

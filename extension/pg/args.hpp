@@ -26,6 +26,10 @@ std::optional<std::int32_t> int4(FunctionCallInfo fcinfo, int index);
 // At most `elements_max` elements, none NULL (CBV00 otherwise).
 std::optional<std::vector<std::string>> text_array(FunctionCallInfo fcinfo, int index, const char* name,
                                                    std::size_t elements_max);
+// A uuid[] argument as canonical UUID texts, a NULL element as nullopt; at
+// most `elements_max` elements (CBV00 otherwise).
+std::optional<std::vector<std::optional<std::string>>> uuid_array(FunctionCallInfo fcinfo, int index, const char* name,
+                                                                   std::size_t elements_max);
 // The jsonb argument as JSON text.
 std::optional<std::string> jsonb_text(FunctionCallInfo fcinfo, int index);
 

@@ -61,6 +61,37 @@ core::money_request::Member JsonbArgument::member(const char* key) const {
     return member;
 }
 
+bool JsonbArgument::is_array() const {
+    CB_CHECK(jsonb_ != nullptr);
+    return JB_ROOT_IS_ARRAY(jsonb_) && !JB_ROOT_IS_SCALAR(jsonb_);
+}
+
+std::size_t JsonbArgument::array_size() const {
+    CB_CHECK(jsonb_ != nullptr && is_array());
+    return JB_ROOT_COUNT(jsonb_);
+}
+
+JsonbArgument JsonbArgument::element(std::size_t index) const {
+    CB_CHECK(index < array_size());
+    Jsonb* const jsonb = jsonb_;
+    const auto position = static_cast<uint32>(index);
+    return JsonbArgument(pg_guard([&]() noexcept {
+        JsonbValue* found = getIthJsonbValueFromContainer(&jsonb->root, position);
+        return found == nullptr ? static_cast<Jsonb*>(nullptr) : JsonbValueToJsonb(found);
+    }));
+}
+
+JsonbArgument JsonbArgument::value(const char* key) const {
+    CB_CHECK(jsonb_ != nullptr && is_object());
+    Jsonb* const jsonb = jsonb_;
+    const int key_length = static_cast<int>(std::strlen(key));
+    return JsonbArgument(pg_guard([&]() noexcept {
+        JsonbValue value;
+        const JsonbValue* found = getKeyJsonValueFromContainer(&jsonb->root, key, key_length, &value);
+        return found == nullptr ? static_cast<Jsonb*>(nullptr) : JsonbValueToJsonb(const_cast<JsonbValue*>(found));
+    }));
+}
+
 std::string JsonbArgument::text() const {
     CB_CHECK(jsonb_ != nullptr);
     Jsonb* const jsonb = jsonb_;

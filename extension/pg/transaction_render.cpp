@@ -53,38 +53,46 @@ constexpr std::int64_t minor_units_max = 4;
 //   23 line no     24 GL id         25 GL code      26 GL name     27 account id
 //   28 account no  29 currency      30 side         31 amount      32 minor units
 //   33 narrative
-constexpr const char render_sql[] =
-    "SELECT t.id::text, t.reference, t.type, t.status, t.description, "
-    "       to_jsonb(t.value_date) #>> '{}', t.branch_id::text, b.code, t.channel, t.maker_id::text, "
-    "       t.operator_id::text, t.idempotency_key, t.reverses_id::text, t.reversed_by_id::text, "
-    "       t.parked_change_id::text, "
-    "       CASE WHEN t.parked_change_id IS NOT NULL THEN "
-    "           (SELECT corebank_internal.change_status(p.status, p.expires_at) "
-    "            FROM corebank.parked_changes p WHERE p.id = t.parked_change_id) END, "
-    "       t.released, t.hash, t.chain_stripe, t.chain_seq, "
-    "       corebank_internal.iso_utc(t.created_at), corebank_internal.iso_utc(t.posted_at), "
-    "       l.line_no, l.gl_account_id::text, l.gl_code, l.gl_name, l.ledger_account_id::text, "
-    "       l.account_number, l.currency::text, l.side::text, l.amount_minor, l.minor_units, l.narrative "
-    "FROM corebank.transactions t "
-    "LEFT JOIN corebank.branches b ON b.id = t.branch_id "
-    "LEFT JOIN LATERAL ( "
-    "    SELECT x.line_no, x.gl_account_id, x.ledger_account_id, x.currency, x.side, x.amount_minor, "
-    "           x.narrative, c.minor_units, g.code AS gl_code, g.name AS gl_name, a.account_number "
-    "    FROM (SELECT e.line_no, e.gl_account_id, e.ledger_account_id, e.currency, e.side, e.amount_minor, "
-    "                 e.narrative "
-    "          FROM corebank.journal_entries e "
-    "          WHERE e.transaction_id = t.id AND t.status IN ('POSTED', 'REVERSED') "
-    "          UNION ALL "
-    "          SELECT p.line_no, p.gl_account_id, p.ledger_account_id, p.currency, p.side, p.amount_minor, "
-    "                 p.narrative "
-    "          FROM corebank.transaction_lines_proposed p "
-    "          WHERE p.transaction_id = t.id AND t.status IN ('PENDING', 'CANCELLED')) x "
-    "    JOIN corebank.currencies c ON c.code = x.currency "
-    "    JOIN corebank.gl_accounts g ON g.id = x.gl_account_id "
-    "    LEFT JOIN corebank.ledger_accounts a ON a.id = x.ledger_account_id "
+#define COREBANK_RENDER_SELECT \
+    "SELECT t.id::text, t.reference, t.type, t.status, t.description, " \
+    "       to_jsonb(t.value_date) #>> '{}', t.branch_id::text, b.code, t.channel, t.maker_id::text, " \
+    "       t.operator_id::text, t.idempotency_key, t.reverses_id::text, t.reversed_by_id::text, " \
+    "       t.parked_change_id::text, " \
+    "       CASE WHEN t.parked_change_id IS NOT NULL THEN " \
+    "           (SELECT corebank_internal.change_status(p.status, p.expires_at) " \
+    "            FROM corebank.parked_changes p WHERE p.id = t.parked_change_id) END, " \
+    "       t.released, t.hash, t.chain_stripe, t.chain_seq, " \
+    "       corebank_internal.iso_utc(t.created_at), corebank_internal.iso_utc(t.posted_at), " \
+    "       l.line_no, l.gl_account_id::text, l.gl_code, l.gl_name, l.ledger_account_id::text, " \
+    "       l.account_number, l.currency::text, l.side::text, l.amount_minor, l.minor_units, l.narrative " \
+    "FROM corebank.transactions t " \
+    "LEFT JOIN corebank.branches b ON b.id = t.branch_id " \
+    "LEFT JOIN LATERAL ( " \
+    "    SELECT x.line_no, x.gl_account_id, x.ledger_account_id, x.currency, x.side, x.amount_minor, " \
+    "           x.narrative, c.minor_units, g.code AS gl_code, g.name AS gl_name, a.account_number " \
+    "    FROM (SELECT e.line_no, e.gl_account_id, e.ledger_account_id, e.currency, e.side, e.amount_minor, " \
+    "                 e.narrative " \
+    "          FROM corebank.journal_entries e " \
+    "          WHERE e.transaction_id = t.id AND t.status IN ('POSTED', 'REVERSED') " \
+    "          UNION ALL " \
+    "          SELECT p.line_no, p.gl_account_id, p.ledger_account_id, p.currency, p.side, p.amount_minor, " \
+    "                 p.narrative " \
+    "          FROM corebank.transaction_lines_proposed p " \
+    "          WHERE p.transaction_id = t.id AND t.status IN ('PENDING', 'CANCELLED')) x " \
+    "    JOIN corebank.currencies c ON c.code = x.currency " \
+    "    JOIN corebank.gl_accounts g ON g.id = x.gl_account_id " \
+    "    LEFT JOIN corebank.ledger_accounts a ON a.id = x.ledger_account_id " \
     ") l ON true "
+
+constexpr const char render_sql[] = COREBANK_RENDER_SELECT
     "WHERE t.id = $1::uuid "
     "ORDER BY l.line_no";
+
+// The same for N transactions: their rows in id order, each one's lines in order.
+constexpr const char render_many_sql[] = COREBANK_RENDER_SELECT
+    "WHERE t.id = ANY ($1::uuid[]) "
+    "ORDER BY t.id, l.line_no";
+#undef COREBANK_RENDER_SELECT
 
 // corebank_internal.amount_text: round(minor / 10^units, units)::text, which
 // for an integer is exact: the sign, the whole units, and `units` decimals
@@ -288,7 +296,7 @@ void render_line(std::uint64_t row, JsonbTokens* out, std::map<std::string, Curr
 }
 
 // The response of the transaction in the rows of the last execute().
-void render_rows(std::uint64_t rows, JsonbTokens* out) {
+void render_rows(std::uint64_t first, std::uint64_t rows, JsonbTokens* out) {
     CB_CHECK(rows >= 1 && rows <= lines_max);
     out->begin_object();
     out->key("entries");
@@ -296,7 +304,7 @@ void render_rows(std::uint64_t rows, JsonbTokens* out) {
     // Ordered by currency code, as the totals are (codes are ^[A-Z]{3}$,
     // so byte order is every collation's order).
     std::map<std::string, CurrencyTotal> totals;
-    for (std::uint64_t row = 0; row < rows; ++row) {
+    for (std::uint64_t row = first; row < first + rows; ++row) {
         if (!spi::get_int(row, 23)) {
             CB_CHECK(rows == 1);  // the outer join's row of a transaction without lines
             break;
@@ -332,62 +340,62 @@ void render_rows(std::uint64_t rows, JsonbTokens* out) {
     out->string_or_null(single ? std::optional<std::string>(amount_text(single->debit_minor, single->minor_units))
                                : std::nullopt);
 
-    const std::string status = spi::get_text(0, 4).value();
+    const std::string status = spi::get_text(first, 4).value();
     out->key("id");
-    out->string(spi::get_text(0, 1).value());
+    out->string(spi::get_text(first, 1).value());
     out->key("reference");
-    out->string(spi::get_text(0, 2).value());
+    out->string(spi::get_text(first, 2).value());
     out->key("type");
-    out->string(spi::get_text(0, 3).value());
+    out->string(spi::get_text(first, 3).value());
     out->key("status");
     out->string(status);
     out->key("state");
     out->string(status);
     out->key("description");
-    out->string_or_null(spi::get_text(0, 5));
+    out->string_or_null(spi::get_text(first, 5));
     out->key("valueDate");
-    out->string(spi::get_text(0, 6).value());
+    out->string(spi::get_text(first, 6).value());
     out->key("branchId");
-    out->string(spi::get_text(0, 7).value());
+    out->string(spi::get_text(first, 7).value());
     out->key("branchCode");
-    out->string_or_null(spi::get_text(0, 8));
+    out->string_or_null(spi::get_text(first, 8));
     out->key("channel");
-    out->string(spi::get_text(0, 9).value());
+    out->string(spi::get_text(first, 9).value());
     out->key("makerId");
-    out->string_or_null(spi::get_text(0, 10));
+    out->string_or_null(spi::get_text(first, 10));
     out->key("operatorId");
-    out->string(spi::get_text(0, 11).value());
+    out->string(spi::get_text(first, 11).value());
     out->key("idempotencyKey");
-    out->string_or_null(spi::get_text(0, 12));
+    out->string_or_null(spi::get_text(first, 12));
     out->key("reversesId");
-    out->string_or_null(spi::get_text(0, 13));
+    out->string_or_null(spi::get_text(first, 13));
     out->key("reversedById");
-    out->string_or_null(spi::get_text(0, 14));
+    out->string_or_null(spi::get_text(first, 14));
     out->key("parkedChangeId");
-    out->string_or_null(spi::get_text(0, 15));
+    out->string_or_null(spi::get_text(first, 15));
     out->key("approvalStatus");
-    out->string_or_null(spi::get_text(0, 16));
+    out->string_or_null(spi::get_text(first, 16));
     out->key("released");
-    out->boolean(spi::get_bool(0, 17).value());
+    out->boolean(spi::get_bool(first, 17).value());
     // The hash-chain link (hex SHA-256), and where it sits.
-    const std::optional<std::string> hash = spi::get_bytea(0, 18);
+    const std::optional<std::string> hash = spi::get_bytea(first, 18);
     out->key("hash");
     out->string_or_null(hash ? std::optional<std::string>(core::hex_encode(*hash)) : std::nullopt);
     out->key("chain");
     if (hash) {
         out->begin_object();
         out->key("stripe");
-        out->number_or_null(spi::get_int(0, 19));
+        out->number_or_null(spi::get_int(first, 19));
         out->key("seq");
-        out->number_or_null(spi::get_int(0, 20));
+        out->number_or_null(spi::get_int(first, 20));
         out->end_object();
     } else {
         out->null();
     }
     out->key("createdAt");
-    out->string_or_null(spi::get_text(0, 21));
+    out->string_or_null(spi::get_text(first, 21));
     out->key("postedAt");
-    out->string_or_null(spi::get_text(0, 22));
+    out->string_or_null(spi::get_text(first, 22));
     out->end_object();
 }
 
@@ -399,9 +407,35 @@ Datum transaction_response(const std::string& transaction_id, bool* found) {
     *found = rows > 0;
     if (!*found) return static_cast<Datum>(0);
     JsonbTokens tokens;
-    render_rows(rows, &tokens);
+    render_rows(0, rows, &tokens);
     spi::free_result();
     return tokens.to_jsonb_for_return();
+}
+
+std::vector<Datum> transaction_responses(const std::vector<std::string>& transaction_ids) {
+    CB_CHECK(!transaction_ids.empty() && transaction_ids.size() <= responses_max);
+    const std::uint64_t rows = spi::execute_generic(render_many_sql, {spi::Arg::text_column(transaction_ids)});
+    // The rows of each transaction are consecutive (ordered by id).
+    std::map<std::string, Datum> rendered;
+    std::uint64_t first = 0;
+    while (first < rows) {
+        const std::string id = spi::get_text(first, 1).value();
+        std::uint64_t last = first + 1;
+        while (last < rows && spi::get_text(last, 1).value() == id) ++last;
+        JsonbTokens tokens;
+        render_rows(first, last - first, &tokens);
+        CB_CHECK(rendered.emplace(id, tokens.to_jsonb_for_return()).second);
+        first = last;
+    }
+    spi::free_result();
+    std::vector<Datum> responses;
+    responses.reserve(transaction_ids.size());
+    for (const std::string& id : transaction_ids) {
+        const auto found = rendered.find(id);
+        CB_CHECK(found != rendered.end());  // the caller's transactions, written in this transaction
+        responses.push_back(found->second);
+    }
+    return responses;
 }
 
 }  // namespace corebank::pg::render

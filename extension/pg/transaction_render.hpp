@@ -12,7 +12,9 @@
 // here instead of in PL/pgSQL (a call and three statements of its own).
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "pg/postgres.hpp"
 
@@ -23,5 +25,10 @@ namespace corebank::pg::render {
 // or 0 with *found = false when no such transaction exists. Call between
 // spi::connect() and spi::finish().
 Datum transaction_response(const std::string& transaction_id, bool* found);
+
+// The responses of 1..responses_max transactions that exist (a posting
+// group's), in the order of `transaction_ids`, from one statement.
+inline constexpr std::size_t responses_max = 256;
+std::vector<Datum> transaction_responses(const std::vector<std::string>& transaction_ids);
 
 }  // namespace corebank::pg::render

@@ -1,0 +1,368 @@
+// posting_group.cpp: see posting_group.hpp.
+// nlohmann first: PostgreSQL's port.h redefines snprintf, which it uses.
+#include <nlohmann/json.hpp>
+
+#include "pg/posting_group.hpp"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "core/crypto.hpp"
+#include "core/errors.hpp"
+#include "core/ledger.hpp"
+#include "core/money_request.hpp"
+#include "core/posting_rules.hpp"
+#include "core/transfer_batch.hpp"
+#include "pg/check.hpp"
+#include "pg/guard.hpp"
+#include "pg/ledger_common.hpp"
+#include "pg/ledger_posting.hpp"
+#include "pg/money_posting.hpp"
+#include "pg/spi.hpp"
+#include "pg/transaction_render.hpp"
+#include "pg/transfer_decider.hpp"
+
+namespace corebank::pg::posting_group {
+
+namespace {
+
+using core::transfer_batch::Transfer;
+using nlohmann::json;
+namespace mr = core::money_request;
+namespace rules = core::posting_rules;
+namespace td = transfer_decider;
+
+// The single path's scope (pg/money_posting.cpp): a key claimed here replays there and back.
+constexpr const char idempotency_scope[] = "core.money";
+
+// Claims the keys not held by anyone (a concurrent holder is waited for, as
+// the single path's claim waits); returns the keys this call now holds. In
+// key order: two groups claiming the same keys wait for each other in one
+// order and never deadlock (a single posting claims one key).
+constexpr const char claim_keys_sql[] =
+    "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) "
+    "SELECT $1, k.key, decode(k.hash, 'hex') FROM unnest($2::text[], $3::text[]) AS k(key, hash) ORDER BY k.key "
+    "ON CONFLICT DO NOTHING RETURNING key";
+
+// Takes back the claims of keys whose requests this call did not post.
+constexpr const char release_keys_sql[] =
+    "DELETE FROM corebank.idempotency_keys k WHERE k.scope = $1 AND k.key = ANY ($2::text[]) "
+    "AND k.transaction_id IS NULL";
+
+// The responses of the posted keyed requests, stored as the single path
+// stores one. Written as an upsert whose rows all exist (claimed by this
+// call): ON CONFLICT finds each row through the primary key whatever plan the
+// statement gets, where an UPDATE joined to the arrays was planned as a scan
+// of every key of the scope (a cost that grew with the table).
+constexpr const char store_responses_sql[] =
+    "INSERT INTO corebank.idempotency_keys AS k (scope, key, request_hash, transaction_id, response) "
+    "SELECT $1, s.key, decode(s.hash, 'hex'), s.id::uuid, s.response::jsonb "
+    "FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS s(key, hash, id, response) ORDER BY s.key "
+    "ON CONFLICT (scope, key) DO UPDATE SET transaction_id = excluded.transaction_id, response = excluded.response "
+    "WHERE k.transaction_id IS NULL AND k.request_hash = excluded.request_hash";
+
+// One request of the group as the single path reads it: its members, or why
+// it goes alone.
+struct Request {
+    std::string operation;
+    std::optional<std::string> actor_id;
+    Transfer transfer;
+    td::Origin origin;
+    std::optional<std::string> key;
+    bool claimed = false;            // this call holds the key's claim
+    std::string request_hash;        // of the single path, binary
+    std::optional<std::string> alone;  // set: answered ALONE with this reason
+    std::optional<td::Posted> posted;
+};
+
+[[noreturn]] void malformed(const std::string& message) { ledger::fail(core::sqlstate_validation, message); }
+
+bool given(const mr::Member& member) {
+    return member.kind != mr::Member::Kind::absent && member.kind != mr::Member::Kind::null;
+}
+
+// The members of a transfer, read with the single path's readers and limits.
+// Throws CoreError for a fault (the request then goes alone, where the
+// single path names the fault in its own order).
+void read_transfer(const JsonbArgument& body, Request& request) {
+    // Only the single path resolves a named branch and checks a value date
+    // against the calendar and periods.
+    for (const char* member : {"valueDate", "branchId", "branchCode"}) {
+        if (given(body.member(member))) throw core::CoreError(core::sqlstate_validation, std::string(member) + " given");
+    }
+    Transfer& t = request.transfer;
+    t.amount_minor = mr::positive_amount(body.member("amountMinor"), body.member("amount"));
+    const std::optional<std::string> from = mr::uuid(body.member("fromAccountId"), "fromAccountId");
+    const std::optional<std::string> to = mr::uuid(body.member("toAccountId"), "toAccountId");
+    if (!from || !to) throw core::CoreError(core::sqlstate_validation, "an account is missing");
+    rules::require(rules::distinct_accounts(*from, *to));
+    t.from_account_id = *from;
+    t.to_account_id = *to;
+    t.narrative = mr::trimmed(body.member("narrative"), "narrative", mr::transfer_narrative_length_max);
+    const std::optional<std::string> currency = mr::trimmed(body.member("currency"), "currency", mr::currency_length_max);
+    if (currency) t.currency = core::ledger::upper_ascii(*currency);
+    t.reference = mr::trimmed(body.member("reference"), "reference", mr::reference_length_max);
+    // The ledger's own bound, which the single path applies after reading.
+    if (t.reference && t.reference->size() > core::ledger::reference_length_max) {
+        throw core::CoreError(core::sqlstate_validation, "reference longer than the ledger takes");
+    }
+    request.origin.channel = mr::channel(body.member("channel"));
+    request.origin.description = mr::trimmed(body.member("description"), "description", mr::description_length_max);
+    request.key = mr::text(body.member("idempotencyKey"), "idempotencyKey", mr::idempotency_key_length_max);
+    if (request.key) {
+        // The single path's hash (money_posting.cpp, run): the text of
+        // jsonb_build_object('operation', <op>, 'request', <request>).
+        const std::string claimed =
+            std::string("{\"request\": ") + body.text() + ", \"operation\": \"" + request.operation + "\"}";
+        request.request_hash = core::sha256(std::string(idempotency_scope) + "\n" + claimed);
+    }
+}
+
+// The envelope {"operation": ..., "request": {...}} of requests[index].
+Request read_request(const JsonbArgument& element, std::size_t index, const std::optional<std::string>& actor) {
+    const std::string name = "requests[" + std::to_string(index) + "]";
+    if (element.absent() || !element.is_object()) malformed(name + ": must be an object {operation, request}");
+    const std::optional<std::string> operation = mr::text(element.member("operation"), name + ".operation", 20);
+    if (!operation || !money::operation_named(*operation)) {
+        malformed(name + ".operation: must be deposit, withdrawal, transfer or fee");
+    }
+    const JsonbArgument body = element.value("request");
+    if (body.absent() || !body.is_object()) malformed(name + ".request: must be a JSON object");
+    if (!actor) malformed("actors[" + std::to_string(index) + "]: is required");
+
+    Request request;
+    request.operation = *operation;
+    request.actor_id = actor;
+    request.origin.actor_id = *actor;
+    if (request.operation != "transfer") {
+        request.alone = "only transfers are decided in a group";
+        return request;
+    }
+    try {
+        read_transfer(body, request);
+    } catch (const core::CoreError& error) {
+        request.alone = std::string("posted alone: ") + error.what();
+    }
+    return request;
+}
+
+// Claims the keys of the requests still in the group; a key repeated in the
+// group, or held by an earlier request, sends its request alone (the single
+// path then replays the stored response or refuses another request).
+void claim_keys(std::vector<Request>& requests) {
+    std::map<std::string, std::string> hash_of;  // key -> hex hash, in key order (the claim order)
+    for (Request& r : requests) {
+        if (r.alone || !r.key) continue;
+        if (!hash_of.emplace(*r.key, core::hex_encode(r.request_hash)).second) {
+            r.alone = "idempotencyKey repeated in the group";
+        }
+    }
+    if (hash_of.empty()) return;
+    std::vector<std::string> keys;
+    std::vector<std::string> hashes;
+    for (const auto& [key, hash] : hash_of) {
+        keys.push_back(key);
+        hashes.push_back(hash);
+    }
+    const std::uint64_t rows = spi::execute_generic(
+        claim_keys_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(keys), spi::Arg::text_column(hashes)});
+    std::set<std::string> claimed;
+    for (std::uint64_t row = 0; row < rows; ++row) claimed.insert(spi::get_text(row, 1).value());
+    for (Request& r : requests) {
+        if (r.alone || !r.key) continue;
+        r.claimed = claimed.count(*r.key) == 1;
+        if (!r.claimed) r.alone = "idempotencyKey already claimed";
+    }
+}
+
+// The accounts of the group, locked as a single posting locks them: debited
+// by any request FOR NO KEY UPDATE, only credited shared when held
+// (posting::load_accounts), with their deposit facts.
+td::AccountStates load_accounts(const std::vector<Request>& requests, posting::Accounts& locked) {
+    std::map<std::string, char> sides;  // account -> 'D' when any request debits it
+    for (const Request& r : requests) {
+        if (r.alone) continue;
+        sides[r.transfer.from_account_id] = 'D';
+        sides.emplace(r.transfer.to_account_id, 'C');
+    }
+    std::vector<posting::Line> lines;  // one line per account: load_accounts reads only its direction
+    for (const auto& [id, side] : sides) {
+        posting::Line line;
+        line.account_id = id;
+        line.side = side;
+        line.amount_minor = 1;
+        lines.push_back(std::move(line));
+    }
+    locked = posting::load_accounts(lines, true);
+    td::AccountStates accounts;
+    std::set<std::string> ids;
+    for (const auto& [id, account] : locked) {
+        accounts[id].ledger = account;
+        ids.insert(id);
+    }
+    td::read_deposit_facts(ids, accounts);
+    return accounts;
+}
+
+// The acting staff members' branches, read once per actor.
+std::map<std::string, std::optional<std::string>> actor_branches(const std::vector<Request>& requests) {
+    std::map<std::string, std::optional<std::string>> branches;
+    for (const Request& r : requests) {
+        if (r.alone || branches.count(r.origin.actor_id) != 0) continue;
+        branches[r.origin.actor_id] = ledger::actor_branch(r.origin.actor_id);
+    }
+    return branches;
+}
+
+// Stores each keyed posted request's response under its key (claimed by this call).
+void store_responses(const std::vector<Request>& requests, const std::vector<std::string>& posted_ids,
+                     const std::vector<std::string>& responses) {
+    std::vector<std::string> keys, hashes, ids, stored;
+    std::size_t next = 0;
+    for (const Request& r : requests) {
+        if (!r.posted) continue;
+        CB_CHECK(posted_ids.at(next) == r.posted->header.id);
+        if (r.key) {
+            CB_CHECK(r.claimed);
+            keys.push_back(*r.key);
+            hashes.push_back(core::hex_encode(r.request_hash));
+            ids.push_back(posted_ids[next]);
+            stored.push_back(responses.at(next));
+        }
+        ++next;
+    }
+    if (keys.empty()) return;
+    const std::size_t count = keys.size();
+    const std::uint64_t rows = spi::execute_generic(
+        store_responses_sql,
+        {spi::Arg::text(idempotency_scope), spi::Arg::text_column(std::move(keys)), spi::Arg::text_column(std::move(hashes)),
+         spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(stored))});
+    // Every key was claimed by this call with this hash, so every row takes
+    // the update; a row left out (another hash, already completed) is an
+    // internal error that rolls the group back.
+    CB_CHECK(rows == count);
+}
+
+std::string jsonb_datum_text(Datum datum) {
+    Jsonb* const jsonb = pg_guard([&]() noexcept { return DatumGetJsonbP(datum); });
+    return JsonbArgument(jsonb).text();
+}
+
+// Decides and writes the requests still in the group; those refused go alone.
+void post_group(std::vector<Request>& requests) {
+    posting::Accounts locked;
+    td::AccountStates accounts = load_accounts(requests, locked);
+    // A request may credit an account another posting holds (credited through a
+    // stripe, its row shared): only an ACTIVE one takes such a credit here, since
+    // reactivating a DORMANT one rewrites the row.
+    for (Request& r : requests) {
+        if (r.alone) continue;
+        const auto target = locked.find(r.transfer.to_account_id);
+        if (target != locked.end() && target->second.credit_stripe && target->second.status != "ACTIVE") {
+            r.alone = "credit to a held account that is not ACTIVE";
+        }
+    }
+    // The business date's period, FOR SHARE; closed: every request goes alone (and is refused there).
+    std::optional<posting::ValueDate> dated;
+    try {
+        dated = posting::check_value_date(std::nullopt, true);
+    } catch (const core::CoreError& error) {
+        for (Request& r : requests) {
+            if (!r.alone) r.alone = std::string("posted alone: ") + error.what();
+        }
+        return;
+    }
+    const td::GlStates gls = td::read_gl_accounts(accounts);
+    const std::map<std::string, std::optional<std::string>> actors = actor_branches(requests);
+    std::set<std::string> branch_ids;
+    for (const auto& entry : actors) {
+        if (entry.second) branch_ids.insert(*entry.second);
+    }
+    for (const auto& entry : accounts) {
+        if (entry.second.deposit) branch_ids.insert(entry.second.branch_id);
+    }
+    const td::BranchStates branches = td::read_branches(branch_ids);
+
+    td::Decider decider(accounts, gls, branches);
+    std::vector<td::Posted> posted;
+    for (std::size_t index = 0; index < requests.size(); ++index) {
+        Request& r = requests[index];
+        if (r.alone) continue;
+        r.origin.actor_branch = actors.at(r.origin.actor_id);
+        decider.begin_chain();
+        try {
+            posted.push_back(decider.decide(r.transfer, index, r.origin));
+        } catch (const core::CoreError& error) {
+            r.alone = std::string("posted alone: ") + error.what();
+        }
+    }
+    if (posted.empty()) return;
+    td::write(posted, accounts, gls, *dated, locked);
+    for (td::Posted& p : posted) requests[p.index].posted = std::move(p);
+}
+
+}  // namespace
+
+std::string run(const JsonbArgument& requests_json, const std::vector<std::optional<std::string>>& actors) {
+    if (requests_json.absent() || !requests_json.is_array() || requests_json.array_size() == 0 ||
+        requests_json.array_size() > requests_max) {
+        malformed("requests: must be a JSON array of 1 to " + std::to_string(requests_max) + " postings");
+    }
+    const std::size_t count = requests_json.array_size();
+    if (actors.size() != count) malformed("actors: must name one actor per request");
+
+    std::vector<Request> requests;
+    requests.reserve(count);
+    for (std::size_t index = 0; index < count; ++index) {
+        requests.push_back(read_request(requests_json.element(index), index, actors[index]));
+    }
+    claim_keys(requests);
+    post_group(requests);
+
+    // The claims of the requests that go alone are taken back: the single
+    // path claims them again in its own transaction.
+    std::vector<std::string> released;
+    for (const Request& r : requests) {
+        if (r.claimed && !r.posted) released.push_back(*r.key);
+    }
+    if (!released.empty()) {
+        const std::uint64_t deleted = spi::execute_generic(
+            release_keys_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(released)});
+        CB_CHECK(deleted == released.size());
+    }
+
+    // Rendered as the single path renders a posting, in one statement for
+    // the group, and stored under each key in one more: a replay of a key
+    // answers these same bytes.
+    std::vector<std::string> posted_ids;
+    for (const Request& r : requests) {
+        if (r.posted) posted_ids.push_back(r.posted->header.id);
+    }
+    std::vector<std::string> responses;
+    if (!posted_ids.empty()) {
+        for (const Datum response : render::transaction_responses(posted_ids)) {
+            responses.push_back(jsonb_datum_text(response));
+        }
+        store_responses(requests, posted_ids, responses);
+    }
+
+    std::string answers = "[";
+    std::size_t next_response = 0;
+    for (std::size_t index = 0; index < count; ++index) {
+        const Request& r = requests[index];
+        if (index > 0) answers += ", ";
+        if (!r.posted) {
+            CB_CHECK(r.alone.has_value());
+            answers += json{{"status", "ALONE"}, {"reason", *r.alone}}.dump(-1, ' ', false, json::error_handler_t::replace);
+            continue;
+        }
+        CB_CHECK(!r.alone.has_value() && posted_ids.at(next_response) == r.posted->header.id);
+        answers += "{\"status\": \"POSTED\", \"response\": " + responses.at(next_response++) + "}";
+    }
+    CB_CHECK(next_response == responses.size());
+    answers += "]";
+    return answers;
+}
+
+}  // namespace corebank::pg::posting_group
