@@ -15,10 +15,14 @@
 # With --batch, the same for the batch path instead: the transfers go
 # through corebank.core_transfer_batch, 8,000 a call among 200 accounts
 # (statements are then listed by total time whatever their call count).
+# With --group G, through corebank.core_postings, G single transfer
+# requests a call among 200 accounts (what the tier sends for G concurrent
+# POST /v1/transfers), listed the same way.
 #
-# Usage: bench/profile/run.sh [--transfers N] [--batch] [--build-dir DIR] [--no-install] [--keep]
+# Usage: bench/profile/run.sh [--transfers N] [--batch | --group G] [--build-dir DIR] [--no-install] [--keep]
 #   --transfers N   transfers to post (default 1000, 100..100000)
 #   --batch         through core_transfer_batch (default N 16000)
+#   --group G       through core_postings, G (1..256) a call
 #   --build-dir DIR the CMake build to use (default ./build; built if missing)
 #   --no-install    do not install the extension (it is already installed)
 #   --keep          keep the temporary directory (logs) for inspection
@@ -28,6 +32,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly ROOT
 transfers=
 batch=0
+group=0
 build_dir=$ROOT/build
 install=1
 keep=0
@@ -35,6 +40,7 @@ while (($#)); do
     case $1 in
         --transfers) transfers=$2; shift 2 ;;
         --batch) batch=1; shift ;;
+        --group) group=$2; shift 2 ;;
         --build-dir) build_dir=$2; shift 2 ;;
         --no-install) install=0; shift ;;
         --keep) keep=1; shift ;;
@@ -42,6 +48,10 @@ while (($#)); do
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
+if ! [[ $group =~ ^[0-9]+$ ]] || ((group > 256 || (group > 0 && batch))); then
+    echo "--group must be 1..256, without --batch" >&2
+    exit 2
+fi
 if [[ -z $transfers ]]; then transfers=$((batch ? 16000 : 1000)); fi
 if ! [[ $transfers =~ ^[0-9]+$ ]] || ((transfers < 100 || transfers > 100000)); then
     echo "--transfers must be 100..100000" >&2
@@ -62,13 +72,17 @@ as_postgres "$PG_BIN/pg_ctl" restart -D "$pg_data" -l "$tmp/log/postgresql.log" 
     -o "-p $pg_port -k $tmp/sock -c listen_addresses=127.0.0.1 $PG_SETTINGS" >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 
-log "posting $transfers transfers through corebank.$( ((batch)) && echo core_transfer_batch || echo core_transfer) in one session"
+function_name=core_transfer
+((batch)) && function_name=core_transfer_batch
+((group)) && function_name="core_postings (groups of $group)"
+log "posting $transfers transfers through corebank.$function_name in one session"
 # The helpers (customers, accounts, the operator) are the pgTAP tests' own.
-(cd "$ROOT/pgtap" && psql -X -q -v ON_ERROR_STOP=1 -v transfers="$transfers" -v batch="$batch" "$admin_url") <<'SQL'
+(cd "$ROOT/pgtap" && psql -X -q -v ON_ERROR_STOP=1 -v transfers="$transfers" -v batch="$batch" -v group_size="$group" "$admin_url") <<'SQL'
 SET pg_stat_statements.track = 'all';
 SET track_functions = 'all';
 \ir helpers/deposits.sql
-CREATE TEMP TABLE profile_settings AS SELECT :transfers::int AS transfers, :batch::int = 1 AS batch;
+CREATE TEMP TABLE profile_settings AS
+SELECT :transfers::int AS transfers, :batch::int = 1 OR :group_size::int > 0 AS batch, :group_size::int AS group_size;
 CREATE TEMP TABLE profile_accounts AS
 SELECT pg_temp.open(pg_temp.customer('Profile' || g, 'PROFILE-' || g), 'SAV-STD', 100000000) AS id, g
 FROM generate_series(1, CASE WHEN (SELECT batch FROM profile_settings) THEN 200 ELSE 20 END) g;
@@ -78,7 +92,19 @@ DECLARE
     accounts uuid[] := ARRAY(SELECT id FROM profile_accounts ORDER BY g);
     n int := (SELECT transfers FROM profile_settings);
     size int;
+    g int := (SELECT group_size FROM profile_settings);
 BEGIN
+    IF g > 0 THEN
+        FOR start IN 0..n - 1 BY g LOOP
+            size := least(g, n - start);
+            PERFORM corebank.core_postings(
+                (SELECT jsonb_agg(jsonb_build_object('operation', 'transfer', 'request', jsonb_build_object(
+                    'fromAccountId', accounts[1 + i % 200], 'toAccountId', accounts[1 + (i + 7) % 200],
+                    'amountMinor', 1, 'idempotencyKey', 'profile-' || i))) FROM generate_series(start, start + size - 1) i),
+                array_fill(pg_temp.operator(), ARRAY[size]));
+        END LOOP;
+        RETURN;
+    END IF;
     IF (SELECT batch FROM profile_settings) THEN
         FOR start IN 0..n - 1 BY 8000 LOOP
             size := least(8000, n - start);
