@@ -279,6 +279,37 @@ TEST(PostingGroup, LanesBoundTheCallsInFlight) {
     EXPECT_EQ(fake.singles.size() + in_groups, 8u);
 }
 
+// Under load (another lane busy) a new leader waits its gather window, and
+// what arrives meanwhile joins its group; a request that finds no other lane
+// busy leads at once. The window is long here (50 ms) so that the follower
+// surely arrives inside it; the lone request must not be held by it.
+TEST(PostingGroup, ALeaderGathersFollowersOnlyWhenAnotherLaneIsBusy) {
+    using std::chrono::milliseconds;
+    FakeDatabase fake;
+    fake.gate = std::make_shared<Gate>(false);
+    cb::PostingGroup group(2, fake.calls(), cb::PostingGroup::gather_window_max);
+    std::vector<std::unique_ptr<Client>> clients;
+    const auto started = std::chrono::steady_clock::now();
+    clients.push_back(std::make_unique<Client>(group, "r0"));
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
+    // r0 found nothing in flight: its call started well inside the window.
+    EXPECT_LT(std::chrono::steady_clock::now() - started, milliseconds(40));
+    // r1 takes the second lane while r0's call is held, and gathers; r2 queues meanwhile.
+    clients.push_back(std::make_unique<Client>(group, "r1"));
+    ASSERT_TRUE(eventually([&] { return group.in_flight() == 2; }));
+    clients.push_back(std::make_unique<Client>(group, "r2"));
+    ASSERT_TRUE(eventually([&] { return group.waiting() == 1u; }));
+    // The window ends and r1's group call (r1, r2) starts, while r0's is still
+    // held (had r0 finished first, its lane would have gone to r2 alone).
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 2; }));
+    fake.gate->open();
+    EXPECT_EQ(clients[0]->answer().text.value_or(""), "single:r0");
+    EXPECT_EQ(clients[1]->answer().text.value_or(""), "posted:r1");
+    EXPECT_EQ(clients[2]->answer().text.value_or(""), "posted:r2");
+    ASSERT_EQ(fake.groups.size(), 1u);
+    EXPECT_EQ(fake.groups[0], names(1, 2));
+}
+
 TEST(PostingGroup, TheOldestWaitingLeadsAndTakesTheQueueInOrder) {
     FakeDatabase fake;
     fake.gate = std::make_shared<Gate>(false);

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <exception>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -45,7 +46,9 @@ struct PostingGroup::Member {
     std::condition_variable wake;
 };
 
-PostingGroup::PostingGroup(int lanes, PostingGroupCalls calls) : lanes_(lanes), calls_(std::move(calls)) {
+PostingGroup::PostingGroup(int lanes, PostingGroupCalls calls, std::chrono::microseconds gather_window)
+    : lanes_(lanes), calls_(std::move(calls)), gather_window_(gather_window) {
+    assert(gather_window_.count() >= 0 && gather_window_ <= gather_window_max);
     assert(lanes_ >= lanes_min);
     assert(lanes_ <= lanes_max);
     assert(calls_.single && calls_.group);
@@ -63,12 +66,16 @@ int PostingGroup::in_flight() const {
 
 std::optional<std::string> PostingGroup::post(Db& db, PostingRequest request) {
     Member self(std::move(request));
+    bool gather = false;
     {
         std::unique_lock<std::mutex> lock(mutex_);
         if (in_flight_ < lanes_) {
             // A lane is free only when nobody waits: a finishing leader hands
             // its lane to the oldest waiting request instead of freeing it.
             assert(queue_.empty());
+            // Under load (another lane busy), the requests behind this one
+            // are on their way: wait for them (see gather_window_default).
+            gather = in_flight_ > 0 && gather_window_.count() > 0;
             ++in_flight_;
             self.state = Member::State::leader;
         } else {
@@ -80,7 +87,11 @@ std::optional<std::string> PostingGroup::post(Db& db, PostingRequest request) {
         }
     }
     // Only this thread changes the state of a leader or a decided member.
-    if (self.state == Member::State::leader) lead(db, self);
+    if (self.state == Member::State::leader) {
+        // The lane is taken, so what arrives meanwhile queues for this group.
+        if (gather) std::this_thread::sleep_for(gather_window_);
+        lead(db, self);
+    }
     assert(self.state == Member::State::decided);
     return answer(db, self);
 }

@@ -4,12 +4,19 @@
 // Concurrent single posting requests are gathered and posted together in one
 // database call (corebank.core_postings), because the per-posting database
 // work done set-based costs a fraction of N separate transactions. There is no
-// extra thread and no timer: the worker thread of a request that finds a free
-// lane becomes the group's leader at once and posts everything queued (itself
-// first); requests that arrive while every lane is busy queue, and when a
-// leader finishes, the oldest of them becomes the next leader. A request never
-// waits for a group to fill, so a request alone costs what it costs today, and
-// groups grow only when requests are already waiting.
+// extra thread: the worker thread of a request that finds a free lane becomes
+// the group's leader and posts everything queued (itself first); requests that
+// arrive while every lane is busy queue, and when a leader finishes, the
+// oldest of them becomes the next leader.
+//
+// One short wait, and only under load: a request that finds a free lane while
+// another lane is busy waits gather_window before it takes the queue. Without
+// it a closed loop of clients split in two: the answers of a group of six
+// reach their clients together, the first new request found the lane free and
+// posted alone, the five behind it queued (measured: 26 % of the transfers
+// posted as groups of one, the dearest kind, at 8 clients). A request that
+// finds no other lane busy leads at once, so a request alone costs what it
+// costs today.
 //
 // Nothing is kept between groups: a group lives on the stacks of its members'
 // threads, so any number of tier processes still serve one database, and a
@@ -23,6 +30,7 @@
 // has let go of it.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -80,7 +88,15 @@ public:
     // queue never grows on its own.
     static constexpr std::size_t waiting_max = 1024;
 
-    PostingGroup(int lanes, PostingGroupCalls calls);
+    // How long a leader waits for followers while another lane is busy: about
+    // what the tier takes to receive, parse and authorize the requests a
+    // finished group's clients send next. Bounded: a request is never held
+    // longer than this for a group to fill.
+    static constexpr std::chrono::microseconds gather_window_default{300};
+    static constexpr std::chrono::microseconds gather_window_max{50000};
+
+    PostingGroup(int lanes, PostingGroupCalls calls,
+                 std::chrono::microseconds gather_window = gather_window_default);
     PostingGroup(const PostingGroup&) = delete;
     PostingGroup& operator=(const PostingGroup&) = delete;
 
@@ -106,6 +122,7 @@ private:
 
     const int lanes_;
     const PostingGroupCalls calls_;
+    const std::chrono::microseconds gather_window_;
 
     mutable std::mutex mutex_;
     std::deque<Member*> queue_;  // oldest first
