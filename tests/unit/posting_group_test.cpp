@@ -538,11 +538,17 @@ TEST(PostingGroup, ManyThreadsEveryRequestAnsweredAndPostedOnce) {
 
 // ---------------------------------------------------------------- the group function's text
 
+// The answer's rows as sql::money_postings returns them: status, response, reason.
+corebank::httpd::QueryResult rows(std::vector<std::vector<std::optional<std::string>>> values) {
+    corebank::httpd::QueryResult result;
+    result.rows = std::move(values);
+    return result;
+}
+
 TEST(PostingGroupAnswer, KeepsEachResponseAsTheDatabaseWroteIt) {
     const std::string first = R"({"id": "7f", "rate": 1.50, "note": "}], \"quoted\" {", "entries": [{"a": [1, 2]}]})";
-    const std::string text =
-        "[{\"status\": \"POSTED\", \"response\": " + first + "}, {\"reason\": \"replay\", \"status\": \"ALONE\"}]";
-    const auto answers = cb::parse_group_answer(text, 2);
+    const auto answers = cb::group_answers_from_rows(
+        rows({{"POSTED", first, std::nullopt}, {"ALONE", std::nullopt, "replay"}}), 2);
     ASSERT_EQ(answers.size(), 2u);
     EXPECT_EQ(answers[0].status, cb::GroupAnswer::Status::posted);
     EXPECT_EQ(answers[0].response, first);
@@ -551,20 +557,19 @@ TEST(PostingGroupAnswer, KeepsEachResponseAsTheDatabaseWroteIt) {
 }
 
 TEST(PostingGroupAnswer, RefusesWhatIsNotTheContract) {
-    const std::string posted = R"({"status": "POSTED", "response": {"id": 1}})";
-    const std::vector<std::pair<std::string, std::size_t>> cases = {
-        {"[" + posted + "]", 2},                                      // too few
-        {"[" + posted + ", " + posted + "]", 1},                      // too many
-        {"[" + posted, 1},                                            // not JSON
-        {posted, 1},                                                  // not an array
-        {R"([{"status": "DONE", "response": {}}])", 1},               // unknown status
-        {R"([{"status": "POSTED"}])", 1},                             // no response
-        {R"([{"status": "POSTED", "response": "text"}])", 1},         // not an object
-        {R"([{"status": 7}])", 1},                                    // status not text
-        {R"([1])", 1},                                                // element not an object
+    using Row = std::vector<std::optional<std::string>>;
+    const Row posted{"POSTED", R"({"id": 1})", std::nullopt};
+    const std::vector<std::pair<std::vector<Row>, std::size_t>> cases = {
+        {{posted}, 2},                                              // too few
+        {{posted, posted}, 1},                                      // too many
+        {{Row{"DONE", "{}", std::nullopt}}, 1},                     // unknown status
+        {{Row{std::nullopt, "{}", std::nullopt}}, 1},               // no status
+        {{Row{"POSTED", std::nullopt, std::nullopt}}, 1},           // no response
+        {{Row{"POSTED", "\"text\"", std::nullopt}}, 1},             // not an object
+        {{Row{"POSTED", "{}"}}, 1},                                 // a column missing
     };
-    for (const auto& [text, count] : cases)
-        EXPECT_THROW(cb::parse_group_answer(text, count), std::runtime_error) << text;
+    for (const auto& [values, count] : cases)
+        EXPECT_THROW(cb::group_answers_from_rows(rows(values), count), std::runtime_error) << values.size();
 }
 
 TEST(PostingGroupRequests, WrapsEachRequestWithItsOperation) {

@@ -8,8 +8,6 @@
 #include <thread>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
 #include "banking/deposits/statements.hpp"
 #include "core/settings_table.hpp"
 #include "log.hpp"
@@ -224,124 +222,35 @@ std::optional<std::string> PostingGroup::answer(Db& db, Member& self) {
     throw std::logic_error("posting group: member without an outcome");
 }
 
-// ---------------------------------------------------------------- the group function's text
+// ---------------------------------------------------------------- the group function's answer
 
-namespace {
-
-// The JSON text the group function returns is PostgreSQL's (jsonb's output),
-// already checked to be valid JSON; these find the byte span of each value in
-// it, so that a response goes to the client exactly as the database wrote it
-// (the single function's text: key order, numbers and spacing unchanged).
-
-bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-std::size_t skip_space(std::string_view text, std::size_t at) {
-    while (at < text.size() && is_json_space(text[at])) ++at;
-    return at;
-}
-
-[[noreturn]] void malformed(const std::string& why) {
-    throw std::runtime_error("posting group: the group function's answer " + why);
-}
-
-// The end (one past) of the value that starts at `at`.
-std::size_t value_end(std::string_view text, std::size_t at) {
-    if (at >= text.size()) malformed("ends early");
-    int depth = 0;
-    bool in_string = false;
-    for (std::size_t i = at; i < text.size(); ++i) {
-        const char c = text[i];
-        if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') {
-                in_string = false;
-                if (depth == 0) return i + 1;
-            }
-            continue;
-        }
-        if (c == '"') in_string = true;
-        else if (c == '{' || c == '[') ++depth;
-        else if (c == '}' || c == ']') {
-            if (depth == 0) return i;  // a scalar ended by its container
-            if (--depth == 0) return i + 1;
-        } else if (depth == 0 && (c == ',' || is_json_space(c))) return i;
-    }
-    if (depth != 0 || in_string) malformed("ends early");
-    return text.size();
-}
-
-// The raw texts of the items of a container opened at text[at] by `open`:
-// for an object, each member's key text then its value text.
-std::vector<std::string_view> container_items(std::string_view text, char open) {
-    const char close = open == '[' ? ']' : '}';
-    std::size_t at = skip_space(text, 0);
-    if (at >= text.size() || text[at] != open) malformed("is not the expected shape");
-    std::vector<std::string_view> items;
-    at = skip_space(text, at + 1);
-    if (at < text.size() && text[at] == close) return items;
-    while (at < text.size()) {
-        if (open == '{') {
-            const std::size_t key_end = value_end(text, at);
-            items.push_back(text.substr(at, key_end - at));
-            at = skip_space(text, key_end);
-            if (at >= text.size() || text[at] != ':') malformed("has a member without a value");
-            at = skip_space(text, at + 1);
-        }
-        const std::size_t end = value_end(text, at);
-        items.push_back(text.substr(at, end - at));
-        at = skip_space(text, end);
-        if (at < text.size() && text[at] == ',') {
-            at = skip_space(text, at + 1);
-            continue;
-        }
-        if (at < text.size() && text[at] == close) return items;
-        malformed("is not the expected shape");
-    }
-    malformed("ends early");
-}
-
-GroupAnswer parse_element(std::string_view element) {
-    const std::vector<std::string_view> members = container_items(element, '{');
-    assert(members.size() % 2 == 0);
-    std::optional<std::string> status;
-    std::string_view response;
-    std::string reason;
-    for (std::size_t index = 0; index < members.size(); index += 2) {
-        const auto key = nlohmann::json::parse(members[index]).get<std::string>();
-        if (key == "status") status = nlohmann::json::parse(members[index + 1]).get<std::string>();
-        else if (key == "response") response = members[index + 1];
-        else if (key == "reason") reason = nlohmann::json::parse(members[index + 1]).get<std::string>();
-    }
-    GroupAnswer answer;
-    if (status == "POSTED") {
-        if (response.empty() || response.front() != '{') malformed("has a POSTED element without a response");
-        answer.status = GroupAnswer::Status::posted;
-        answer.response = std::string(response);
-    } else if (status == "ALONE") {
-        answer.status = GroupAnswer::Status::alone;
-        answer.reason = std::move(reason);
-    } else {
-        malformed("has an element whose status is neither POSTED nor ALONE");
-    }
-    return answer;
-}
-
-}  // namespace
-
-std::vector<GroupAnswer> parse_group_answer(std::string_view text, std::size_t count) {
+std::vector<GroupAnswer> group_answers_from_rows(const QueryResult& result, std::size_t count) {
     assert(count >= 1 && count <= PostingGroup::group_size_max);
-    if (!nlohmann::json::accept(text)) malformed("is not JSON");
-    const std::vector<std::string_view> elements = container_items(text, '[');
-    if (elements.size() != count)
-        malformed("has " + std::to_string(elements.size()) + " elements for " + std::to_string(count) + " requests");
+    auto refuse = [](const std::string& why) -> void {
+        throw std::runtime_error("posting group: the group function's answer " + why);
+    };
+    if (result.rows.size() != count) {
+        refuse("has " + std::to_string(result.rows.size()) + " elements for " + std::to_string(count) + " requests");
+    }
     std::vector<GroupAnswer> answers;
     answers.reserve(count);
-    try {
-        for (std::string_view element : elements) answers.push_back(parse_element(element));
-    } catch (const nlohmann::json::exception&) {
-        malformed("has an element of the wrong shape");
+    for (const auto& row : result.rows) {
+        if (row.size() != 3) refuse("has a row of " + std::to_string(row.size()) + " columns");
+        const std::optional<std::string>& status = row[0];
+        GroupAnswer answer;
+        if (status == "POSTED") {
+            // jsonb's text of an object: the single function's answer, byte for byte.
+            if (!row[1] || row[1]->empty() || row[1]->front() != '{') refuse("has a POSTED element without a response");
+            answer.status = GroupAnswer::Status::posted;
+            answer.response = *row[1];
+        } else if (status == "ALONE") {
+            answer.status = GroupAnswer::Status::alone;
+            answer.reason = row[2].value_or("");
+        } else {
+            refuse("has an element whose status is neither POSTED nor ALONE");
+        }
+        answers.push_back(std::move(answer));
     }
-    assert(answers.size() == count);
     return answers;
 }
 
@@ -372,12 +281,10 @@ std::shared_ptr<PostingGroup> make_transfer_posting_group(int lanes) {
         std::vector<std::string> actors;
         actors.reserve(requests.size());
         for (const auto& request : requests) actors.push_back(request.actor_id);
-        const std::optional<std::string> text =
-            db.exec(sql::money_postings, {group_requests_json(requests, "transfer"), text_array_param(actors)})
-                .scalar();
+        const QueryResult result =
+            db.exec(sql::money_postings, {group_requests_json(requests, "transfer"), text_array_param(actors)});
         try {
-            if (!text) malformed("is NULL");
-            return parse_group_answer(*text, requests.size());
+            return group_answers_from_rows(result, requests.size());
         } catch (const std::runtime_error& error) {
             // The call committed or not, nobody can tell from this answer: its
             // members get 500, never a second posting.

@@ -129,11 +129,12 @@ private:
     int in_flight_ = 0;          // lanes taken: 0..lanes_
 };
 
-// The group function's answer (a JSON array of `count` elements) as one
-// GroupAnswer each; each response is the database's own text of it, byte for
-// byte, as the single function's is. Throws std::runtime_error when the text
-// is not such an array: the outcome of the call is then unknown.
-std::vector<GroupAnswer> parse_group_answer(std::string_view text, std::size_t count);
+// The group function's answer, one row per request (status, response text,
+// reason; see sql::money_postings), as one GroupAnswer each; a response is the
+// database's own text of it, byte for byte, as the single function's is.
+// Throws std::runtime_error when the rows are not that: the outcome of the
+// call is then unknown.
+std::vector<GroupAnswer> group_answers_from_rows(const QueryResult& result, std::size_t count);
 
 // The group function's first argument: [{"operation": "transfer", "request": <request_json>}, ...].
 std::string group_requests_json(const std::vector<PostingRequest>& requests, std::string_view operation);
