@@ -108,11 +108,17 @@ void send_response(Http::ResponseWriter& writer, const ExchangeInfo& info, const
     try {
         add_header(writer, "X-Request-Id", info.request_id);
         bool cache_control_given = false;
+        bool nosniff_given = false;
         for (const auto& [name, value] : response.headers) {
             add_header(writer, name, value);
-            cache_control_given = cache_control_given || name == "Cache-Control";
+            cache_control_given = cache_control_given || lower(name) == "cache-control";
+            nosniff_given = nosniff_given || lower(name) == "x-content-type-options";
         }
         if (!cache_control_given) add_header(writer, "Cache-Control", "no-store");
+        // Every response of the four services passes here (errors, 404, 413
+        // and 408 included): a browser must never guess a JSON error body or
+        // an echoed value into HTML or script (issue 13).
+        if (!nosniff_given) add_header(writer, "X-Content-Type-Options", "nosniff");
         if (info.keep_alive) {
             // Pistache 0.0.5 closes HTTP/1.1 connections unless the request said keep-alive.
             writer.headers().remove<Http::Header::Connection>();
