@@ -520,8 +520,10 @@ void check_branch(const std::string& branch_id) {
     rules::require(rules::branch_active(spi::get_text(0, 1).value(), spi::get_bool(0, 2).value()));
 }
 
-void write(const std::vector<Posting>& postings, const ValueDate& dated, const Accounts& accounts) {
+void write(const std::vector<Posting>& postings, const ValueDate& dated, const Accounts& accounts,
+           std::vector<ChainLink>* links) {
     CB_CHECK(!postings.empty());
+    if (links != nullptr) links->clear();
     std::vector<Line> all_lines;
     for (const Posting& p : postings) all_lines.insert(all_lines.end(), p.lines.begin(), p.lines.end());
     const int stripe = ledger::backend_stripe();
@@ -542,6 +544,7 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
         record.stripe = stripe;
         record.seq = head.seq + 1;
         const std::string hash = core::ledger::chain_hash(head.hash, record);
+        if (links != nullptr) links->push_back(ChainLink{stripe, record.seq, hash});
         if (h.created_at_us) {
             // A released manual journal: its PENDING row becomes POSTED.
             CB_CHECK(postings.size() == 1);

@@ -158,7 +158,15 @@ struct Posting {
     Header header;
     std::vector<Line> lines;
 };
-void write(const std::vector<Posting>& postings, const ValueDate& dated, const Accounts& accounts);
+// Where a written posting sits in the hash chain (links, when given, gets
+// one per posting, in order): what its response shows as hash and chain.
+struct ChainLink {
+    int stripe = 0;
+    std::int64_t seq = 0;
+    std::string hash;  // binary SHA-256
+};
+void write(const std::vector<Posting>& postings, const ValueDate& dated, const Accounts& accounts,
+           std::vector<ChainLink>* links = nullptr);
 
 // Sets first_posted_at (freezing code and type) of the lines' GL accounts
 // that have none, in id order: the batch of transfers and post() call it

@@ -17,6 +17,8 @@
 #include "pg/transaction_render.hpp"
 
 #include <cstdint>
+#include <cstdio>
+#include <ctime>
 #include <deque>
 #include <map>
 #include <optional>
@@ -53,46 +55,38 @@ constexpr std::int64_t minor_units_max = 4;
 //   23 line no     24 GL id         25 GL code      26 GL name     27 account id
 //   28 account no  29 currency      30 side         31 amount      32 minor units
 //   33 narrative
-#define COREBANK_RENDER_SELECT \
-    "SELECT t.id::text, t.reference, t.type, t.status, t.description, " \
-    "       to_jsonb(t.value_date) #>> '{}', t.branch_id::text, b.code, t.channel, t.maker_id::text, " \
-    "       t.operator_id::text, t.idempotency_key, t.reverses_id::text, t.reversed_by_id::text, " \
-    "       t.parked_change_id::text, " \
-    "       CASE WHEN t.parked_change_id IS NOT NULL THEN " \
-    "           (SELECT corebank_internal.change_status(p.status, p.expires_at) " \
-    "            FROM corebank.parked_changes p WHERE p.id = t.parked_change_id) END, " \
-    "       t.released, t.hash, t.chain_stripe, t.chain_seq, " \
-    "       corebank_internal.iso_utc(t.created_at), corebank_internal.iso_utc(t.posted_at), " \
-    "       l.line_no, l.gl_account_id::text, l.gl_code, l.gl_name, l.ledger_account_id::text, " \
-    "       l.account_number, l.currency::text, l.side::text, l.amount_minor, l.minor_units, l.narrative " \
-    "FROM corebank.transactions t " \
-    "LEFT JOIN corebank.branches b ON b.id = t.branch_id " \
-    "LEFT JOIN LATERAL ( " \
-    "    SELECT x.line_no, x.gl_account_id, x.ledger_account_id, x.currency, x.side, x.amount_minor, " \
-    "           x.narrative, c.minor_units, g.code AS gl_code, g.name AS gl_name, a.account_number " \
-    "    FROM (SELECT e.line_no, e.gl_account_id, e.ledger_account_id, e.currency, e.side, e.amount_minor, " \
-    "                 e.narrative " \
-    "          FROM corebank.journal_entries e " \
-    "          WHERE e.transaction_id = t.id AND t.status IN ('POSTED', 'REVERSED') " \
-    "          UNION ALL " \
-    "          SELECT p.line_no, p.gl_account_id, p.ledger_account_id, p.currency, p.side, p.amount_minor, " \
-    "                 p.narrative " \
-    "          FROM corebank.transaction_lines_proposed p " \
-    "          WHERE p.transaction_id = t.id AND t.status IN ('PENDING', 'CANCELLED')) x " \
-    "    JOIN corebank.currencies c ON c.code = x.currency " \
-    "    JOIN corebank.gl_accounts g ON g.id = x.gl_account_id " \
-    "    LEFT JOIN corebank.ledger_accounts a ON a.id = x.ledger_account_id " \
+constexpr const char render_sql[] =
+    "SELECT t.id::text, t.reference, t.type, t.status, t.description, "
+    "       to_jsonb(t.value_date) #>> '{}', t.branch_id::text, b.code, t.channel, t.maker_id::text, "
+    "       t.operator_id::text, t.idempotency_key, t.reverses_id::text, t.reversed_by_id::text, "
+    "       t.parked_change_id::text, "
+    "       CASE WHEN t.parked_change_id IS NOT NULL THEN "
+    "           (SELECT corebank_internal.change_status(p.status, p.expires_at) "
+    "            FROM corebank.parked_changes p WHERE p.id = t.parked_change_id) END, "
+    "       t.released, t.hash, t.chain_stripe, t.chain_seq, "
+    "       corebank_internal.iso_utc(t.created_at), corebank_internal.iso_utc(t.posted_at), "
+    "       l.line_no, l.gl_account_id::text, l.gl_code, l.gl_name, l.ledger_account_id::text, "
+    "       l.account_number, l.currency::text, l.side::text, l.amount_minor, l.minor_units, l.narrative "
+    "FROM corebank.transactions t "
+    "LEFT JOIN corebank.branches b ON b.id = t.branch_id "
+    "LEFT JOIN LATERAL ( "
+    "    SELECT x.line_no, x.gl_account_id, x.ledger_account_id, x.currency, x.side, x.amount_minor, "
+    "           x.narrative, c.minor_units, g.code AS gl_code, g.name AS gl_name, a.account_number "
+    "    FROM (SELECT e.line_no, e.gl_account_id, e.ledger_account_id, e.currency, e.side, e.amount_minor, "
+    "                 e.narrative "
+    "          FROM corebank.journal_entries e "
+    "          WHERE e.transaction_id = t.id AND t.status IN ('POSTED', 'REVERSED') "
+    "          UNION ALL "
+    "          SELECT p.line_no, p.gl_account_id, p.ledger_account_id, p.currency, p.side, p.amount_minor, "
+    "                 p.narrative "
+    "          FROM corebank.transaction_lines_proposed p "
+    "          WHERE p.transaction_id = t.id AND t.status IN ('PENDING', 'CANCELLED')) x "
+    "    JOIN corebank.currencies c ON c.code = x.currency "
+    "    JOIN corebank.gl_accounts g ON g.id = x.gl_account_id "
+    "    LEFT JOIN corebank.ledger_accounts a ON a.id = x.ledger_account_id "
     ") l ON true "
-
-constexpr const char render_sql[] = COREBANK_RENDER_SELECT
     "WHERE t.id = $1::uuid "
     "ORDER BY l.line_no";
-
-// The same for N transactions: their rows in id order, each one's lines in order.
-constexpr const char render_many_sql[] = COREBANK_RENDER_SELECT
-    "WHERE t.id = ANY ($1::uuid[]) "
-    "ORDER BY t.id, l.line_no";
-#undef COREBANK_RENDER_SELECT
 
 // corebank_internal.amount_text: round(minor / 10^units, units)::text, which
 // for an integer is exact: the sign, the whole units, and `units` decimals
@@ -258,59 +252,48 @@ void add_checked(std::int64_t* sum, std::int64_t amount) {
     CB_CHECK(!__builtin_add_overflow(*sum, amount, sum));
 }
 
-void render_line(std::uint64_t row, JsonbTokens* out, std::map<std::string, CurrencyTotal>* totals) {
-    const std::string currency = spi::get_text(row, 29).value();
-    const std::string side = spi::get_text(row, 30).value();
-    const std::int64_t amount_minor = spi::get_int(row, 31).value();
-    const std::int64_t minor_units = spi::get_int(row, 32).value();
-    CB_CHECK(side == "D" || side == "C");
-
-    CurrencyTotal& total = (*totals)[currency];
-    total.minor_units = minor_units;
-    add_checked(side == "D" ? &total.debit_minor : &total.credit_minor, amount_minor);
+void render_line(const LineView& line, JsonbTokens* out, std::map<std::string, CurrencyTotal>* totals) {
+    CB_CHECK(line.side == 'D' || line.side == 'C');
+    CurrencyTotal& total = (*totals)[line.currency];
+    total.minor_units = line.minor_units;
+    add_checked(line.side == 'D' ? &total.debit_minor : &total.credit_minor, line.amount_minor);
 
     out->begin_object();
     out->key("lineNo");
-    out->number(spi::get_int(row, 23).value());
+    out->number(line.line_no);
     out->key("glAccountId");
-    out->string(spi::get_text(row, 24).value());
+    out->string(line.gl_account_id);
     out->key("glAccountCode");
-    out->string(spi::get_text(row, 25).value());
+    out->string(line.gl_account_code);
     out->key("glAccountName");
-    out->string(spi::get_text(row, 26).value());
+    out->string(line.gl_account_name);
     out->key("accountId");
-    out->string_or_null(spi::get_text(row, 27));
+    out->string_or_null(line.account_id);
     out->key("accountNumber");
-    out->string_or_null(spi::get_text(row, 28));
+    out->string_or_null(line.account_number);
     out->key("currency");
-    out->string(currency);
+    out->string(line.currency);
     out->key("side");
-    out->literal(side == "D" ? "DEBIT" : "CREDIT");
+    out->literal(line.side == 'D' ? "DEBIT" : "CREDIT");
     out->key("amountMinor");
-    out->number(amount_minor);
+    out->number(line.amount_minor);
     out->key("amount");
-    out->string(amount_text(amount_minor, minor_units));
+    out->string(amount_text(line.amount_minor, line.minor_units));
     out->key("narrative");
-    out->string_or_null(spi::get_text(row, 33));
+    out->string_or_null(line.narrative);
     out->end_object();
 }
 
-// The response of the transaction in the rows of the last execute().
-void render_rows(std::uint64_t first, std::uint64_t rows, JsonbTokens* out) {
-    CB_CHECK(rows >= 1 && rows <= lines_max);
+// The TransactionResponse of `view`.
+void render_view(const TransactionView& view, JsonbTokens* out) {
+    CB_CHECK(view.lines.size() <= lines_max);
     out->begin_object();
     out->key("entries");
     out->begin_array();
     // Ordered by currency code, as the totals are (codes are ^[A-Z]{3}$,
     // so byte order is every collation's order).
     std::map<std::string, CurrencyTotal> totals;
-    for (std::uint64_t row = first; row < first + rows; ++row) {
-        if (!spi::get_int(row, 23)) {
-            CB_CHECK(rows == 1);  // the outer join's row of a transaction without lines
-            break;
-        }
-        render_line(row, out, &totals);
-    }
+    for (const LineView& line : view.lines) render_line(line, out, &totals);
     out->end_array();
 
     out->key("totals");
@@ -340,64 +323,113 @@ void render_rows(std::uint64_t first, std::uint64_t rows, JsonbTokens* out) {
     out->string_or_null(single ? std::optional<std::string>(amount_text(single->debit_minor, single->minor_units))
                                : std::nullopt);
 
-    const std::string status = spi::get_text(first, 4).value();
     out->key("id");
-    out->string(spi::get_text(first, 1).value());
+    out->string(view.id);
     out->key("reference");
-    out->string(spi::get_text(first, 2).value());
+    out->string(view.reference);
     out->key("type");
-    out->string(spi::get_text(first, 3).value());
+    out->string(view.type);
     out->key("status");
-    out->string(status);
+    out->string(view.status);
     out->key("state");
-    out->string(status);
+    out->string(view.status);
     out->key("description");
-    out->string_or_null(spi::get_text(first, 5));
+    out->string_or_null(view.description);
     out->key("valueDate");
-    out->string(spi::get_text(first, 6).value());
+    out->string(view.value_date);
     out->key("branchId");
-    out->string(spi::get_text(first, 7).value());
+    out->string(view.branch_id);
     out->key("branchCode");
-    out->string_or_null(spi::get_text(first, 8));
+    out->string_or_null(view.branch_code);
     out->key("channel");
-    out->string(spi::get_text(first, 9).value());
+    out->string(view.channel);
     out->key("makerId");
-    out->string_or_null(spi::get_text(first, 10));
+    out->string_or_null(view.maker_id);
     out->key("operatorId");
-    out->string(spi::get_text(first, 11).value());
+    out->string(view.operator_id);
     out->key("idempotencyKey");
-    out->string_or_null(spi::get_text(first, 12));
+    out->string_or_null(view.idempotency_key);
     out->key("reversesId");
-    out->string_or_null(spi::get_text(first, 13));
+    out->string_or_null(view.reverses_id);
     out->key("reversedById");
-    out->string_or_null(spi::get_text(first, 14));
+    out->string_or_null(view.reversed_by_id);
     out->key("parkedChangeId");
-    out->string_or_null(spi::get_text(first, 15));
+    out->string_or_null(view.parked_change_id);
     out->key("approvalStatus");
-    out->string_or_null(spi::get_text(first, 16));
+    out->string_or_null(view.approval_status);
     out->key("released");
-    out->boolean(spi::get_bool(first, 17).value());
+    out->boolean(view.released);
     // The hash-chain link (hex SHA-256), and where it sits.
-    const std::optional<std::string> hash = spi::get_bytea(first, 18);
     out->key("hash");
-    out->string_or_null(hash ? std::optional<std::string>(core::hex_encode(*hash)) : std::nullopt);
+    out->string_or_null(view.hash ? std::optional<std::string>(core::hex_encode(*view.hash)) : std::nullopt);
     out->key("chain");
-    if (hash) {
+    if (view.hash) {
         out->begin_object();
         out->key("stripe");
-        out->number_or_null(spi::get_int(first, 19));
+        out->number_or_null(view.chain_stripe);
         out->key("seq");
-        out->number_or_null(spi::get_int(first, 20));
+        out->number_or_null(view.chain_seq);
         out->end_object();
     } else {
         out->null();
     }
     out->key("createdAt");
-    out->string_or_null(spi::get_text(first, 21));
+    out->string_or_null(view.created_at);
     out->key("postedAt");
-    out->string_or_null(spi::get_text(first, 22));
+    out->string_or_null(view.posted_at);
     out->end_object();
 }
+
+// The transaction in the `rows` rows of the last execute().
+TransactionView view_of_rows(std::uint64_t rows) {
+    CB_CHECK(rows >= 1 && rows <= lines_max);
+    TransactionView view;
+    view.id = spi::get_text(0, 1).value();
+    view.reference = spi::get_text(0, 2).value();
+    view.type = spi::get_text(0, 3).value();
+    view.status = spi::get_text(0, 4).value();
+    view.description = spi::get_text(0, 5);
+    view.value_date = spi::get_text(0, 6).value();
+    view.branch_id = spi::get_text(0, 7).value();
+    view.branch_code = spi::get_text(0, 8);
+    view.channel = spi::get_text(0, 9).value();
+    view.maker_id = spi::get_text(0, 10);
+    view.operator_id = spi::get_text(0, 11).value();
+    view.idempotency_key = spi::get_text(0, 12);
+    view.reverses_id = spi::get_text(0, 13);
+    view.reversed_by_id = spi::get_text(0, 14);
+    view.parked_change_id = spi::get_text(0, 15);
+    view.approval_status = spi::get_text(0, 16);
+    view.released = spi::get_bool(0, 17).value();
+    view.hash = spi::get_bytea(0, 18);
+    view.chain_stripe = spi::get_int(0, 19);
+    view.chain_seq = spi::get_int(0, 20);
+    view.created_at = spi::get_text(0, 21);
+    view.posted_at = spi::get_text(0, 22);
+    for (std::uint64_t row = 0; row < rows; ++row) {
+        if (!spi::get_int(row, 23)) {
+            CB_CHECK(rows == 1);  // the outer join's row of a transaction without lines
+            break;
+        }
+        LineView line;
+        line.line_no = spi::get_int(row, 23).value();
+        line.gl_account_id = spi::get_text(row, 24).value();
+        line.gl_account_code = spi::get_text(row, 25).value();
+        line.gl_account_name = spi::get_text(row, 26).value();
+        line.account_id = spi::get_text(row, 27);
+        line.account_number = spi::get_text(row, 28);
+        line.currency = spi::get_text(row, 29).value();
+        const std::string side = spi::get_text(row, 30).value();
+        CB_CHECK(side == "D" || side == "C");
+        line.side = side[0];
+        line.amount_minor = spi::get_int(row, 31).value();
+        line.minor_units = spi::get_int(row, 32).value();
+        line.narrative = spi::get_text(row, 33);
+        view.lines.push_back(std::move(line));
+    }
+    return view;
+}
+
 
 }  // namespace
 
@@ -406,36 +438,30 @@ Datum transaction_response(const std::string& transaction_id, bool* found) {
     const std::uint64_t rows = spi::execute_generic(render_sql, {spi::Arg::text(transaction_id)});
     *found = rows > 0;
     if (!*found) return static_cast<Datum>(0);
-    JsonbTokens tokens;
-    render_rows(0, rows, &tokens);
+    const TransactionView view = view_of_rows(rows);
     spi::free_result();
+    JsonbTokens tokens;
+    render_view(view, &tokens);
     return tokens.to_jsonb_for_return();
 }
 
-std::vector<Datum> transaction_responses(const std::vector<std::string>& transaction_ids) {
-    CB_CHECK(!transaction_ids.empty() && transaction_ids.size() <= responses_max);
-    const std::uint64_t rows = spi::execute_generic(render_many_sql, {spi::Arg::text_column(transaction_ids)});
-    // The rows of each transaction are consecutive (ordered by id).
-    std::map<std::string, Datum> rendered;
-    std::uint64_t first = 0;
-    while (first < rows) {
-        const std::string id = spi::get_text(first, 1).value();
-        std::uint64_t last = first + 1;
-        while (last < rows && spi::get_text(last, 1).value() == id) ++last;
-        JsonbTokens tokens;
-        render_rows(first, last - first, &tokens);
-        CB_CHECK(rendered.emplace(id, tokens.to_jsonb_for_return()).second);
-        first = last;
-    }
-    spi::free_result();
-    std::vector<Datum> responses;
-    responses.reserve(transaction_ids.size());
-    for (const std::string& id : transaction_ids) {
-        const auto found = rendered.find(id);
-        CB_CHECK(found != rendered.end());  // the caller's transactions, written in this transaction
-        responses.push_back(found->second);
-    }
-    return responses;
+std::string iso_utc(std::int64_t microseconds_since_epoch) {
+    CB_CHECK(microseconds_since_epoch >= 0);
+    const std::time_t seconds = static_cast<std::time_t>(microseconds_since_epoch / 1000000);
+    const long micros = static_cast<long>(microseconds_since_epoch % 1000000);
+    std::tm utc{};
+    CB_CHECK(gmtime_r(&seconds, &utc) != nullptr);
+    char text[40];
+    const int length = snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", utc.tm_year + 1900,
+                                      utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, micros);
+    CB_CHECK(length == 27);
+    return std::string(text, static_cast<std::size_t>(length));
+}
+
+Datum transaction_response_of(const TransactionView& view) {
+    JsonbTokens tokens;
+    render_view(view, &tokens);
+    return tokens.to_jsonb_for_return();
 }
 
 }  // namespace corebank::pg::render

@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,15 +22,62 @@
 
 namespace corebank::pg::render {
 
+// What a TransactionResponse shows of one line and of its transaction: the
+// columns the render statement reads, or what a posting holds in memory.
+struct LineView {
+    std::int64_t line_no = 0;
+    std::string gl_account_id;
+    std::string gl_account_code;
+    std::string gl_account_name;
+    std::optional<std::string> account_id;
+    std::optional<std::string> account_number;
+    std::string currency;
+    std::int64_t minor_units = 0;  // the currency's
+    char side = 'D';               // 'D' or 'C'
+    std::int64_t amount_minor = 0;
+    std::optional<std::string> narrative;
+};
+
+struct TransactionView {
+    std::string id;
+    std::string reference;
+    std::string type;
+    std::string status;
+    std::optional<std::string> description;
+    std::string value_date;  // YYYY-MM-DD
+    std::string branch_id;
+    std::optional<std::string> branch_code;
+    std::string channel;
+    std::optional<std::string> maker_id;
+    std::string operator_id;
+    std::optional<std::string> idempotency_key;
+    std::optional<std::string> reverses_id;
+    std::optional<std::string> reversed_by_id;
+    std::optional<std::string> parked_change_id;
+    std::optional<std::string> approval_status;
+    bool released = true;
+    std::optional<std::string> hash;  // binary SHA-256
+    std::optional<std::int64_t> chain_stripe;
+    std::optional<std::int64_t> chain_seq;
+    std::optional<std::string> created_at;  // iso_utc
+    std::optional<std::string> posted_at;
+    std::vector<LineView> lines;  // in line order
+};
+
+// corebank_internal.iso_utc of a timestamp given in microseconds since the
+// Unix epoch: YYYY-MM-DDTHH:MI:SS.USZ.
+std::string iso_utc(std::int64_t microseconds_since_epoch);
+
+// The TransactionResponse of a view, with no statement: a posting that holds
+// everything the response shows renders it from memory (pgTAP
+// posting_group.sql holds it equal to transaction_json). The jsonb is in the
+// memory context that was current at spi::connect().
+Datum transaction_response_of(const TransactionView& view);
+
 // The TransactionResponse of `transaction_id` as a jsonb Datum in the memory
 // context that was current at spi::connect() (so it survives spi::finish()),
 // or 0 with *found = false when no such transaction exists. Call between
 // spi::connect() and spi::finish().
 Datum transaction_response(const std::string& transaction_id, bool* found);
-
-// The responses of 1..responses_max transactions that exist (a posting
-// group's), in the order of `transaction_ids`, from one statement.
-inline constexpr std::size_t responses_max = 256;
-std::vector<Datum> transaction_responses(const std::vector<std::string>& transaction_ids);
 
 }  // namespace corebank::pg::render

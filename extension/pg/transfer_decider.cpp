@@ -28,8 +28,9 @@ constexpr const char deposit_facts_sql[] =
     "WHERE d.id = ANY ($1::uuid[])";
 
 constexpr const char gl_accounts_sql[] =
-    "SELECT g.id::text, g.code, g.currency::text, g.active, g.first_posted_at IS NULL "
-    "FROM corebank.gl_accounts g WHERE g.id = ANY ($1::uuid[])";
+    "SELECT g.id::text, g.code, g.currency::text, g.active, g.first_posted_at IS NULL, g.name, c.minor_units "
+    "FROM corebank.gl_accounts g JOIN corebank.currencies c ON c.code = g.currency "
+    "WHERE g.id = ANY ($1::uuid[])";
 
 constexpr const char branches_sql[] =
     "SELECT b.id::text, b.code, b.active FROM corebank.branches b "
@@ -95,7 +96,7 @@ GlStates read_gl_accounts(const AccountStates& accounts) {
         gls[spi::get_text(row, 1).value()] =
             GlState{rules::GlFacts{spi::get_text(row, 2).value(), spi::get_text(row, 3).value(),
                                    spi::get_bool(row, 4).value(), false},
-                    spi::get_bool(row, 5).value()};
+                    spi::get_bool(row, 5).value(), spi::get_text(row, 6).value(), spi::get_int(row, 7).value()};
     }
     return gls;
 }
@@ -191,7 +192,7 @@ void Decider::check_gl(const AccountState& state) const {
 }
 
 void write(std::vector<Posted>& posted, const AccountStates& accounts, const GlStates& gls,
-           const posting::ValueDate& dated, const posting::Accounts& locked) {
+           const posting::ValueDate& dated, const posting::Accounts& locked, std::vector<posting::ChainLink>* links) {
     CB_CHECK(!posted.empty());
     // Reactivations first, as a single posting does them before it posts.
     std::vector<std::string> active_customer_accounts;
@@ -232,7 +233,7 @@ void write(std::vector<Posted>& posted, const AccountStates& accounts, const GlS
         CB_CHECK(p.lines.size() == 2 && p.lines[0].line_no == 1 && p.lines[1].line_no == 2);
         postings.push_back(posting::Posting{p.header, p.lines});
     }
-    posting::write(postings, dated, locked);
+    posting::write(postings, dated, locked, links);
     deposits::record_customer_activity(active_customer_accounts);
 }
 

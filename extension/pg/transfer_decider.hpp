@@ -48,6 +48,8 @@ using AccountStates = std::map<std::string, AccountState>;
 struct GlState {
     core::posting_rules::GlFacts facts;  // code, currency, active (allow_manual unused: transfers are not manual journals)
     bool never_posted = false;
+    std::string name;                    // for a response rendered from memory
+    std::int64_t minor_units = 0;        // of its currency
 };
 using GlStates = std::map<std::string, GlState>;
 
@@ -115,7 +117,9 @@ private:
 // the GL accounts' first postings, the journal, the balances (in place, or
 // into a credit stripe for an account `locked` holds with credit_stripe),
 // and the customers' activity dates. Fills each Posted's header.
+// links, when given, gets each posting's place in the hash chain, in order.
 void write(std::vector<Posted>& posted, const AccountStates& accounts, const GlStates& gls,
-           const posting::ValueDate& dated, const posting::Accounts& locked);
+           const posting::ValueDate& dated, const posting::Accounts& locked,
+           std::vector<posting::ChainLink>* links = nullptr);
 
 }  // namespace corebank::pg::transfer_decider
