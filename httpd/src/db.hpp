@@ -30,6 +30,8 @@ using Param = std::optional<std::string>;  // nullopt is SQL NULL
 
 struct DbError : std::runtime_error {
     std::string sqlstate;
+    // PostgreSQL's DETAIL: may quote row values (personal data), so it is
+    // never logged nor sent (db_errors.cpp); kept for a debugger only.
     std::string detail;
     DbError(std::string sqlstate_, const std::string& message, std::string detail_)
         : std::runtime_error(message), sqlstate(std::move(sqlstate_)), detail(std::move(detail_)) {}

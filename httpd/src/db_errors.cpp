@@ -3,7 +3,8 @@
 // The extension raises SQLSTATEs of the reserved class "CB" with a message
 // meant for the client (docs/design/identity-db-api.md); those pass through
 // verbatim. Everything else is PostgreSQL's own wording, which may name
-// internals, so the client gets a generic message and the log gets the rest.
+// internals, so the client gets a generic message and the log gets the
+// SQLSTATE and the primary message (never the DETAIL, which quotes rows).
 #include "db_errors.hpp"
 
 #include <cstring>
@@ -57,8 +58,10 @@ ApiError api_error_from_db(const DbError& error) {
         out.headers.emplace_back("Retry-After", "1");
         return out;
     }
-    log_error("unexpected database error",
-              {{"sqlstate", error.sqlstate}, {"error", error.what()}, {"detail", error.detail}});
+    // Never error.detail: PostgreSQL's DETAIL quotes row values (a key, a
+    // failing row), which is personal data the log must not hold (issue 13).
+    // The SQLSTATE and the primary message name the constraint or the fault.
+    log_error("unexpected database error", {{"sqlstate", error.sqlstate}, {"error", error.what()}});
     return internal_error();
 }
 

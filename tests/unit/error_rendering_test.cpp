@@ -213,6 +213,28 @@ TEST(RunHandler, UnknownSqlstateIsInternalErrorWithoutLeak) {
     EXPECT_EQ(outcome.response.body.find("secret detail"), std::string::npos);
 }
 
+// Goal: PostgreSQL's DETAIL never reaches the tier's log (issue 13): it
+// carries row values ("Key (email)=(...)", "Failing row contains (...)"),
+// that is personal data. The SQLSTATE and the primary message still do.
+// Method: each branch of the SQLSTATE table (unexpected, bad value, retry,
+// conflict, extension) with a DETAIL holding an email; stdout is the log.
+TEST(RunHandler, DatabaseDetailIsNeverLogged) {
+    const std::string personal = "Failing row contains (alice.detail@example.com, +4915112345678)";
+    for (const char* sqlstate : {"XX000", "23503", "22P02", "23514", "40001", "23505", "CB409"}) {
+        testing::internal::CaptureStdout();
+        const Outcome outcome = run_throwing(httpd::DbError(sqlstate, "violates constraint \"x\"", personal));
+        const std::string logged = testing::internal::GetCapturedStdout();
+        EXPECT_EQ(logged.find("alice.detail"), std::string::npos) << sqlstate << ": " << logged;
+        EXPECT_EQ(logged.find("4915112345678"), std::string::npos) << sqlstate << ": " << logged;
+        EXPECT_EQ(outcome.response.body.find("alice.detail"), std::string::npos) << sqlstate;
+    }
+    testing::internal::CaptureStdout();
+    run_throwing(httpd::DbError("XX000", "cache lookup failed for relation 16384", personal));
+    const std::string logged = testing::internal::GetCapturedStdout();
+    EXPECT_NE(logged.find("XX000"), std::string::npos) << logged;
+    EXPECT_NE(logged.find("cache lookup failed"), std::string::npos) << logged;
+}
+
 // Goal: serialization failures and deadlocks ask the client to retry (503).
 TEST(RunHandler, RetryableSqlstatesAreServiceUnavailable) {
     for (const char* sqlstate : {"40001", "40P01"}) {
