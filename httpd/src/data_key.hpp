@@ -9,7 +9,9 @@
 namespace corebank::httpd {
 
 // Reads the key; when the file does not exist, creates it with a fresh random
-// key (0600) and says so in the log. Throws std::runtime_error on a malformed file.
+// key (0600) and says so in the log. Throws std::runtime_error on a malformed
+// file, and on a file the group or others may access (mode & 077), naming the
+// file and the chmod that fixes it.
 std::string load_or_create_data_key(const std::string& path);
 
 }  // namespace corebank::httpd
