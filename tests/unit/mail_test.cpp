@@ -9,6 +9,8 @@
 // temporary directory and list it.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -122,6 +124,33 @@ TEST_F(FileTransportTest, WritesExactlyOneEml) {
     const std::string text = read_file(written[0]);
     EXPECT_NE(text.find("To: alice@example.com\r\n"), std::string::npos);
     EXPECT_EQ(text.substr(text.find("\r\n\r\n") + 4), m.body);
+}
+
+unsigned mode_of(const fs::path& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) return 07777;
+    return static_cast<unsigned>(info.st_mode) & 07777u;
+}
+
+// Goal: a mail file (a reset link: a credential) is 0600 in a 0700 folder
+// (issue 13), whatever the process umask; a folder that already exists with
+// wider access is narrowed to 0700 before anything is written into it.
+TEST_F(FileTransportTest, FilesAreOwnerOnlyInAnOwnerOnlyFolder) {
+    const mode_t saved_umask = ::umask(0);  // the widest a process could run with
+    corebank::httpd::make_file_transport(directory.string())->deliver(reset_message());
+    ::umask(saved_umask);
+    EXPECT_EQ(mode_of(directory), 0700u) << std::oct << mode_of(directory);
+    const auto written = files();
+    ASSERT_EQ(written.size(), 1u);
+    EXPECT_EQ(mode_of(written[0]), 0600u) << std::oct << mode_of(written[0]);
+}
+
+TEST_F(FileTransportTest, ExistingWideFolderIsNarrowed) {
+    fs::create_directories(directory);
+    ASSERT_EQ(::chmod(directory.c_str(), 0755), 0);
+    corebank::httpd::make_file_transport(directory.string())->deliver(reset_message());
+    EXPECT_EQ(mode_of(directory), 0700u) << std::oct << mode_of(directory);
+    for (const auto& file : files()) EXPECT_EQ(mode_of(file), 0600u) << file;
 }
 
 // Goal: two messages give two files, one per message.

@@ -1,12 +1,16 @@
 #include "mail/transport.hpp"
 
 #include <curl/curl.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 namespace corebank::httpd {
@@ -31,12 +35,44 @@ std::string rfc5322_date() {
     return buffer;
 }
 
+// A mail file holds a reset link, that is a credential (issue 13): the
+// folder is 0700 and each file 0600, whatever the umask. A folder that
+// exists with wider access is narrowed; one that cannot be is refused.
+void make_owner_only_directory(const std::string& directory) {
+    std::filesystem::create_directories(directory);
+    struct stat info {};
+    if (::stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+        throw std::runtime_error("mail directory " + directory + " is not a directory");
+    if ((info.st_mode & 07777) != 0700 && ::chmod(directory.c_str(), 0700) != 0)
+        throw std::runtime_error("mail directory " + directory + " cannot be made 0700: " + std::strerror(errno));
+}
+
+void write_owner_only_file(const std::string& path, const std::string& text) {
+    ::unlink(path.c_str());  // a temp file left by a crash; O_EXCL below refuses anything else there
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        written += static_cast<std::size_t>(n);
+    }
+    // 0600 at open(): a umask only ever narrows it.
+    const bool ok = written == text.size();
+    ::close(fd);
+    if (!ok) {
+        ::unlink(path.c_str());
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
 class FileTransport : public MailTransport {
 public:
     explicit FileTransport(std::string directory) : directory_(std::move(directory)) {}
 
     void deliver(const MailMessage& message) override {
-        std::filesystem::create_directories(directory_);
+        make_owner_only_directory(directory_);
         char stamp[32];
         const std::time_t now = std::time(nullptr);
         std::tm tm{};
@@ -48,11 +84,7 @@ public:
             if (std::isalnum(static_cast<unsigned char>(c)) || c == '-') safe_id.push_back(c);
         const auto final_path = std::filesystem::path(directory_) / (std::string(stamp) + "-" + safe_id + ".eml");
         const auto temp_path = final_path.string() + ".tmp";
-        {
-            std::ofstream out(temp_path, std::ios::binary | std::ios::trunc);
-            out << render_rfc5322(message);
-            if (!out) throw std::runtime_error("cannot write " + temp_path);
-        }
+        write_owner_only_file(temp_path, render_rfc5322(message));
         // rename: a reader never sees half a message
         std::filesystem::rename(temp_path, final_path);
     }
