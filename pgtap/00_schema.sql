@@ -22,7 +22,7 @@ SELECT tables_are('corebank', ARRAY[
     'customers', 'customer_profiles', 'customer_interactions', 'customer_cases', 'beneficial_owners', 'beneficiaries',
     'kyc_documents', 'kyc_checks', 'kyc_reviews', 'deposit_products', 'deposit_product_tiers', 'deposit_accounts',
     'account_status_history', 'exchange_rates', 'interest_accruals', 'interest_accrual_journals', 'account_month_ends',
-    'passbooks', 'standing_orders', 'standing_order_executions',
+    'passbooks', 'passbook_marks', 'standing_orders', 'standing_order_executions',
     'verify_sessions', 'verify_consents', 'verify_captures', 'verify_session_events', 'verify_idempotency_keys',
     'verify_webhook_endpoints', 'verify_webhook_events', 'verify_webhook_deliveries',
     'data_migrations', 'banks'],

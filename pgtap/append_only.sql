@@ -11,7 +11,7 @@
 -- one row written through the API in each table, then direct UPDATE, DELETE
 -- and TRUNCATE of each.
 BEGIN;
-SELECT plan(110);
+SELECT plan(118);
 \ir helpers/deposits.sql
 \ir helpers/identity.sql
 \ir helpers/events.sql
@@ -29,7 +29,7 @@ CREATE TEMP TABLE append_only (name text PRIMARY KEY);
 INSERT INTO append_only VALUES
     ('journal_entries'), ('transaction_lines_proposed'), ('auth_audit'), ('events'), ('verify_session_events'),
     ('customer_interactions'), ('kyc_checks'), ('kyc_reviews'), ('account_status_history'), ('exchange_rates'),
-    ('interest_accruals'), ('interest_accrual_journals'), ('data_migrations');
+    ('interest_accruals'), ('interest_accrual_journals'), ('data_migrations'), ('passbook_marks');
 
 -- The statement (as text) of each trigger of corebank.<table> that runs
 -- refuse_change, by timing and level: 'row' (BEFORE UPDATE OR DELETE, each
@@ -115,6 +115,7 @@ SELECT pg_temp.ingest('append-only-test', pg_temp.ev('ao-1', 'identity.registere
                                                      '{"platform": "web", "userId": "append-only-u1"}'));
 SELECT pg_temp.vsession('liveness', 'append-only-token');
 SELECT corebank_internal.data_migration_record(9901, '9901_append_only_test.sql', repeat('a', 64));
+SELECT corebank.core_passbook_issue((SELECT id FROM acct), pg_temp.operator());
 -- The deferred balance check fires now, as at COMMIT: TRUNCATE refuses a
 -- table with pending trigger events before its own triggers run.
 SET CONSTRAINTS ALL IMMEDIATE;

@@ -1,4 +1,6 @@
-CREATE FUNCTION corebank.core_passbook_issue(account_id uuid, actor uuid) RETURNS jsonb
+-- 1.8: the new book's first mark (corebank.passbook_marks) holds its opening
+-- balance, read once here: 0 for a first book, else bounded by its lines.
+CREATE OR REPLACE FUNCTION corebank.core_passbook_issue(account_id uuid, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -8,6 +10,7 @@ DECLARE
     previous corebank.passbooks;
     live int;
     new_id uuid;
+    starts_after bigint;
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     SELECT * INTO a FROM corebank_internal.deposit_account_row(account_id, 'accountId', true);
@@ -24,7 +27,9 @@ BEGIN
     INSERT INTO corebank.passbooks AS b (account_id, book_number, starts_after_entry_id, issued_by)
     VALUES (account_id, coalesce(previous.book_number, 0) + 1,
             coalesce(previous.printed_through_entry_id, previous.starts_after_entry_id, 0), actor)
-    RETURNING b.id INTO new_id;
+    RETURNING b.id, b.starts_after_entry_id INTO new_id, starts_after;
+    INSERT INTO corebank.passbook_marks (passbook_id, through_entry_id, line_count, balance_minor, marked_by)
+    VALUES (new_id, starts_after, 0, corebank_internal.passbook_opening(account_id, starts_after), actor);
     RETURN corebank_internal.passbook_json(new_id);
 END
 $fn$;

@@ -1,5 +1,6 @@
 -- Reprint on loss: the live book becomes LOST and a replacement starts where
--- the lost book started, nothing printed, so every line prints again.
+-- the lost book started, nothing printed, so every line prints again. 1.8:
+-- its first mark (corebank.passbook_marks) copies the lost book's opening.
 CREATE OR REPLACE FUNCTION corebank.core_passbook_reprint(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -20,6 +21,8 @@ BEGIN
     VALUES (b.account_id, (SELECT max(y.book_number) + 1 FROM corebank.passbooks y WHERE y.account_id = b.account_id),
             b.id, b.starts_after_entry_id, actor)
     RETURNING x.id INTO new_id;
+    INSERT INTO corebank.passbook_marks (passbook_id, through_entry_id, line_count, balance_minor, marked_by)
+    SELECT new_id, b.starts_after_entry_id, 0, m.opening_balance_minor, actor FROM corebank_internal.passbook_mark(b) m;
     RETURN corebank_internal.passbook_json(new_id);
 END
 $fn$;

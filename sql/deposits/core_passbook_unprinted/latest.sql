@@ -1,6 +1,9 @@
 -- The lines not printed yet, with the balance before the first of them and
--- after the last: opening + lines = closing.
-CREATE FUNCTION corebank.core_passbook_unprinted(id uuid, max_lines int) RETURNS jsonb
+-- after the last: opening + lines = closing. 1.8: reads the unprinted lines
+-- only (issue 12 part 4): the lines before them are the count stored at the
+-- book's mark (passbook_mark), and the opening is the account's balance
+-- less the unprinted lines, the sum of the entries up to the mark as before.
+CREATE OR REPLACE FUNCTION corebank.core_passbook_unprinted(id uuid, max_lines int) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -25,11 +28,11 @@ BEGIN
     END IF;
     SELECT * INTO a FROM corebank.ledger_accounts x WHERE x.id = b.account_id;
     printed_to := greatest(b.starts_after_entry_id, coalesce(b.printed_through_entry_id, 0));
-    SELECT coalesce(sum(e.signed_minor) FILTER (WHERE e.entry_id <= printed_to), 0)::bigint,
-           count(*) FILTER (WHERE e.entry_id > b.starts_after_entry_id AND e.entry_id <= printed_to),
-           count(*) FILTER (WHERE e.entry_id > printed_to)
-    INTO opening, before_count, remaining
-    FROM corebank_internal.account_entries(b.account_id) e;
+    SELECT m.line_count INTO before_count FROM corebank_internal.passbook_mark(b) m;
+    SELECT corebank_internal.account_balance(a.id) - coalesce(sum(e.signed_minor), 0)::bigint, count(*)
+    INTO opening, remaining
+    FROM corebank_internal.account_entries(b.account_id) e
+    WHERE e.entry_id > printed_to;
     WITH page AS (
         SELECT e.*, row_number() OVER (ORDER BY e.entry_id) AS n,
                opening + sum(e.signed_minor) OVER (ORDER BY e.entry_id) AS running
