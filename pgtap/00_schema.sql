@@ -12,7 +12,7 @@ SELECT has_schema('corebank_internal', 'schema corebank_internal exists');
 
 SELECT tables_are('corebank', ARRAY[
     'auth_users', 'auth_oauth_clients', 'auth_sessions', 'auth_refresh_tokens', 'auth_access_tokens',
-    'auth_signing_keys', 'auth_reset_tokens', 'auth_rate_counters', 'auth_mail_outbox', 'auth_audit',
+    'auth_signing_keys', 'auth_reset_tokens', 'auth_rate_counters', 'auth_login_failures', 'auth_mail_outbox', 'auth_audit',
     'auth_role_scopes',
     'currencies', 'platform_config', 'branches', 'numbering_config', 'gl_accounts', 'ledger_accounts',
     'accounting_periods', 'parked_changes', 'transactions', 'transaction_lines_proposed', 'journal_entries',

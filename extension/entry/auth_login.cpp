@@ -6,7 +6,9 @@
 // and hands out the stored hash; finish applies the outcome:
 //   - lockout: the 5th consecutive failure locks the account for 30 minutes
 //     (that attempt still answers "invalid"); a success resets the counter;
-//   - session cap: at most 3 live sessions; a new login revokes the oldest.
+//   - session cap: at most 3 live sessions; a new login revokes the oldest;
+//   - an identifier no account has is counted and locked the same way in
+//     begin (auth_login_failures), so lockout never reveals an account.
 // Both rules hold under concurrent logins because finish locks the user row
 // (SELECT .. FOR UPDATE) before reading the counter or counting sessions.
 // Outcomes that must persist (a counted failure, a rate-limit hit) are
@@ -45,6 +47,51 @@ constexpr const char select_by_phone_sql[] =
     "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), "
     "       jsonb_build_object('outcome', 'proceed', 'userId', u.id, 'passwordHash', u.password_hash) "
     "FROM corebank.auth_users u WHERE u.phone_key = $1";
+
+/*---- begin: an identifier no account has ----*/
+
+// An unknown identifier fails like a real account with a wrong password
+// (issue 13): its 5th consecutive failure "locks" it for 30 minutes, so a
+// locked account and an unknown one answer alike (403 ACCOUNT_LOCKED) and the
+// answer never tells whether an account exists. Counted per identifier in
+// corebank.auth_login_failures, since there is no user row to hold it.
+constexpr const char ensure_unknown_row_sql[] =
+    "INSERT INTO corebank.auth_login_failures (identifier) VALUES ($1) ON CONFLICT (identifier) DO NOTHING";
+
+// The row lock serialises concurrent failures of one identifier, as the
+// user row lock does in finish.
+constexpr const char lock_unknown_row_sql[] =
+    "SELECT failed_attempts, coalesce(locked_until > now(), false) "
+    "FROM corebank.auth_login_failures WHERE identifier = $1 FOR UPDATE";
+
+constexpr const char set_unknown_failures_sql[] =
+    "UPDATE corebank.auth_login_failures "
+    "SET failed_attempts = $2, locked_until = NULL, updated_at = now() WHERE identifier = $1";
+
+constexpr const char lock_unknown_sql[] =
+    "UPDATE corebank.auth_login_failures "
+    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
+    "WHERE identifier = $1";
+
+// True when the identifier is locked (the caller answers "locked"); else the
+// attempt, certain to fail, is counted and locks at the threshold (that
+// attempt still answers "unknown", as a real account's 5th does "invalid").
+bool unknown_identifier_locked(const std::string& identifier) {
+    spi::execute(ensure_unknown_row_sql, {spi::Arg::text(identifier)});
+    const std::uint64_t rows = spi::execute(lock_unknown_row_sql, {spi::Arg::text(identifier)});
+    CB_CHECK(rows == 1);
+    const std::int64_t failed_before = spi::get_int(0, 1).value();
+    if (spi::get_bool(0, 2).value()) return true;
+    CB_CHECK(failed_before >= 0 && failed_before < core::limits::auth::failed_logins_before_lockout);
+    if (failed_before + 1 >= core::limits::auth::failed_logins_before_lockout) {
+        spi::execute(lock_unknown_sql,
+                     {spi::Arg::text(identifier), spi::Arg::int4(core::limits::auth::lockout_minutes)});
+    } else {
+        spi::execute(set_unknown_failures_sql, {spi::Arg::text(identifier),
+                                                spi::Arg::int4(static_cast<std::int32_t>(failed_before + 1))});
+    }
+    return false;
+}
 
 /*---- finish ----*/
 
@@ -140,8 +187,9 @@ COREBANK_FUNCTION(auth_login_begin) {
         key.empty() ? 0 : spi::execute(by_email ? select_by_email_sql : select_by_phone_sql, {spi::Arg::text(key)});
     CB_CHECK(rows <= 1);  // email and phone_key are unique
     if (rows == 0) {
+        const bool locked = !key.empty() && unknown_identifier_locked(kind + ":" + key);
         spi::finish();
-        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"unknown"})"));
+        PG_RETURN_DATUM(pg::jsonb_from_literal(locked ? R"({"outcome":"locked"})" : R"({"outcome":"unknown"})"));
     }
     const bool active = spi::get_bool(0, 1).value();
     const bool locked = spi::get_bool(0, 2).value();

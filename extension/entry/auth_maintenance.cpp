@@ -8,7 +8,9 @@
 //   - rate counters whose window ended (older than the longest window);
 //   - reset tokens used or expired (either way they answer invalid);
 //   - refresh tokens past expires_at (expired tokens answer invalid before
-//     the replay check, so their used_at no longer matters).
+//     the replay check, so their used_at no longer matters);
+//   - failure counts of unknown identifiers with nothing left to count, or
+//     untouched for 30 days.
 // Then makes sure a fresh signing key exists (auth_ensure_signing_key).
 #include <algorithm>
 
@@ -43,6 +45,17 @@ constexpr const char prune_refresh_tokens_sql[] =
     "DELETE FROM corebank.auth_refresh_tokens WHERE token_hash IN ("
     "  SELECT token_hash FROM corebank.auth_refresh_tokens WHERE expires_at < now() LIMIT $1)";
 
+// A row with no failure and no live lock answers as no row does; one whose
+// failures are older than login_failures_kept_days is dropped so a spray of
+// made-up identifiers cannot grow the table for ever (docs/identity.md).
+constexpr std::int32_t login_failures_kept_days = 30;
+constexpr const char prune_login_failures_sql[] =
+    "DELETE FROM corebank.auth_login_failures WHERE identifier IN ("
+    "  SELECT identifier FROM corebank.auth_login_failures "
+    "  WHERE (failed_attempts = 0 AND (locked_until IS NULL OR locked_until <= now())) "
+    "     OR (updated_at < now() - make_interval(days => $2) AND (locked_until IS NULL OR locked_until <= now())) "
+    "  LIMIT $1)";
+
 constexpr const char report_sql[] =
     "SELECT jsonb_build_object('accessTokensPruned', $1::bigint, 'rateCountersPruned', $2::bigint, "
     "                          'resetTokensPruned', $3::bigint, 'refreshTokensPruned', $4::bigint, "
@@ -63,6 +76,7 @@ COREBANK_FUNCTION(auth_maintenance) {
         spi::execute(prune_rate_counters_sql, {batch, spi::Arg::int4(window_s_max)});
     const std::uint64_t reset_tokens = spi::execute(prune_reset_tokens_sql, {batch});
     const std::uint64_t refresh_tokens = spi::execute(prune_refresh_tokens_sql, {batch});
+    spi::execute(prune_login_failures_sql, {batch, spi::Arg::int4(login_failures_kept_days)});
     const std::string kid = pg::auth_signing::ensure_active_key(settings.signing_key_rotation_days);
 
     const std::uint64_t rows = spi::execute(

@@ -225,6 +225,68 @@ class LockoutTest(unittest.TestCase):
         cb.assert_error(self.api.login(user.login_body()), 403, "ACCOUNT_LOCKED")
 
 
+class UnknownIdentifierLockoutTest(unittest.TestCase):
+    """Lockout never tells whether an account exists (issue 13).
+
+    The spec makes a locked account answer 403 ACCOUNT_LOCKED; an identifier
+    no account has therefore "locks" the same way after 5 failures, so the
+    sequence of answers is the same whether or not the account exists
+    (docs/identity.md, "Lockout and unknown accounts").
+    """
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+
+    def attempts(self, body_of, times):
+        """The (status, body without timestamp) of `times` wrong-password attempts."""
+        out = []
+        for _ in range(times):
+            resp = self.api.login(dict(body_of(), password="Wrong-" + cb.unique_password()))
+            body = dict(resp.json)
+            body.pop("timestamp", None)
+            out.append((resp.status, body))
+        return out
+
+    def test_locked_account_and_unknown_email_answer_alike(self):
+        """Seven wrong attempts: a real account and an unknown email get the same answers, 401 x5 then 403."""
+        user = cb.new_user(self.api)
+        ghost = cb.unique_email("ghost")
+        real = self.attempts(lambda: {"email": user.email}, cb.LOCKOUT_FAILURES + 2)
+        unknown = self.attempts(lambda: {"email": ghost}, cb.LOCKOUT_FAILURES + 2)
+        self.assertEqual(real, unknown)
+        self.assertEqual([status for status, _ in unknown],
+                         [401] * cb.LOCKOUT_FAILURES + [403, 403])
+        self.assertEqual(unknown[-1][1]["error"], "ACCOUNT_LOCKED")
+        self.assertEqual(unknown[0][1]["message"], cb.MSG_INVALID_CREDENTIALS)
+
+    def test_four_failures_do_not_lock_an_unknown_email(self):
+        """Four failures on an unknown email leave it answering 401, like a real account."""
+        ghost = cb.unique_email("ghost")
+        answers = self.attempts(lambda: {"email": ghost}, cb.LOCKOUT_FAILURES - 1)
+        self.assertEqual({status for status, _ in answers}, {401})
+        self.assertEqual(self.attempts(lambda: {"email": ghost.upper()}, 1)[0][0], 401)
+
+    def test_unknown_phone_locks_with_or_without_plus(self):
+        """An unknown phone locks after 5 failures, whichever way it is written."""
+        phone = cb.unique_phone()
+        for attempt in range(cb.LOCKOUT_FAILURES):
+            written = phone if attempt % 2 else phone.lstrip("+")
+            cb.assert_error(self.api.login({"phone": written, "password": "Wrong-pass-1"}), 401,
+                            "INVALID_CREDENTIALS", cb.MSG_INVALID_CREDENTIALS)
+        cb.assert_error(self.api.login({"phone": phone, "password": "Wrong-pass-1"}), 403, "ACCOUNT_LOCKED")
+
+    def test_unknown_email_lock_expires(self):
+        """When the unknown email's lock has passed it answers 401 again, like a real account."""
+        ghost = cb.unique_email("ghost")
+        self.attempts(lambda: {"email": ghost}, cb.LOCKOUT_FAILURES)
+        cb.assert_error(self.api.login({"email": ghost, "password": "Wrong-pass-1"}), 403, "ACCOUNT_LOCKED")
+        cb.db().execute("UPDATE corebank.auth_login_failures SET locked_until = now() - interval '1 second'"
+                        " WHERE identifier = %s", ("email:" + ghost.lower(),))
+        cb.assert_error(self.api.login({"email": ghost, "password": "Wrong-pass-1"}), 401,
+                        "INVALID_CREDENTIALS", cb.MSG_INVALID_CREDENTIALS)
+
+
 class LoginRateLimitTest(unittest.TestCase):
 
     @classmethod
