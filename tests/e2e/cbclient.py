@@ -750,7 +750,8 @@ def mail_text(message):
     return "\n".join(texts)
 
 
-RESET_LINK = re.compile(r"(https?://[^\s\"'<>?]+)\?token=([A-Za-z0-9_\-.~%]+)")
+# The token travels in the fragment (`<base>#token=<token>`), never in the query (issue 13).
+RESET_LINK = re.compile(r"(https?://[^\s\"'<>?#]+)#token=([A-Za-z0-9_\-.~%]+)")
 
 
 def reset_links(message):

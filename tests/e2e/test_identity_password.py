@@ -3,7 +3,7 @@
 docs/identity.md fixes: change verifies the current password first (401),
 refuses an unchanged password (400 VALIDATION_ERROR "newPassword: must differ
 from the current password") and revokes every session; forgot always answers
-the same 200 message, mails a single-use 30-minute link `<base>?token=<token>`
+the same 200 message, mails a single-use 30-minute link `<base>#token=<token>`
 only for an existing active account, and allows 5 requests per client IP per
 hour; reset refuses an invalid, expired or used token with 400 BAD_REQUEST
 "Reset token is invalid, expired or already used", clears any lockout and
@@ -127,7 +127,7 @@ class ForgotTest(unittest.TestCase):
                                         (user.id,)), 1)
 
     def test_reset_mail_content(self):
-        """The mail is addressed to the user and holds exactly one link `<base>?token=<token>`."""
+        """The mail is addressed to the user and holds exactly one link `<base>#token=<token>`."""
         user = cb.new_user(self.api)
         cb.assert_message(self.api.forgot(user.email), 200, cb.MSG_FORGOT)
         message = cb.wait_for_mails(user.email)[0]
@@ -139,6 +139,26 @@ class ForgotTest(unittest.TestCase):
         base, token = links[0]
         self.assertTrue(base.startswith("http"), base)
         self.assertRegex(token, r"^[A-Za-z0-9_-]{20,512}$")
+
+    def test_reset_link_carries_the_token_in_the_fragment(self):
+        """The link is `<base>#token=<token>`: a fragment never reaches a server log, a proxy or a Referer (issue 13)."""
+        user = cb.new_user(self.api)
+        cb.assert_message(self.api.forgot(user.email), 200, cb.MSG_FORGOT)
+        text = cb.mail_text(cb.wait_for_mails(user.email)[0])
+        self.assertRegex(text, r"https?://[^\s?#]+#token=[A-Za-z0-9_-]{20,512}")
+        self.assertNotIn("?token=", text)
+        self.assertNotIn("&token=", text)
+
+    def test_reset_form_reads_the_fragment_and_refuses_framing(self):
+        """The reset form takes the token from the fragment and may not be framed (frame-ancestors 'none')."""
+        resp = self.api.http.get("/auth/password/reset-form")
+        self.assertEqual(resp.status, 200, resp)
+        policy = resp.header("Content-Security-Policy") or ""
+        self.assertIn("frame-ancestors 'none'", policy)
+        self.assertEqual(resp.header("X-Frame-Options"), "DENY")
+        page = resp.body.decode("utf-8")
+        self.assertIn("location.hash", page)
+        self.assertNotIn("location.search", page)
 
     def test_reset_token_stored_hashed_and_mail_sealed(self):
         """The database keeps only a hash of the reset token; the outbox never holds the link in clear."""

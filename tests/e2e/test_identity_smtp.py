@@ -158,7 +158,7 @@ class SmtpTransportTest(unittest.TestCase):
         message = self.wait_for_message(address)
         self.assertEqual(message["from"], "reset@corebank.test")
         self.assertIn("Subject: Reset your", message["data"])
-        links = re.findall(r"\?token=([A-Za-z0-9_-]+)", message["data"])
+        links = re.findall(r"#token=([A-Za-z0-9_-]+)", message["data"])
         self.assertEqual(len(links), 1, message["data"])
         new_password = cb.unique_password()
         cb.assert_message(identity.reset(links[0], new_password), 200, cb.MSG_RESET)

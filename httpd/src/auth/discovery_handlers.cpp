@@ -10,7 +10,8 @@ namespace corebank::httpd::auth {
 
 namespace {
 
-// The page a reset mail links to: reads ?token=, asks for the new password
+// The page a reset mail links to: reads #token= from the fragment (never
+// sent to a server), drops it from the address bar, asks for the new password
 // twice and posts JSON to /auth/password/reset. No third-party code.
 const char* const reset_form_html = R"HTML(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -24,7 +25,8 @@ button{margin-top:1rem;padding:.6rem 1.2rem}#out{margin-top:1rem}</style></head>
 <label for="p2">Repeat it</label><input id="p2" type="password" minlength="8" maxlength="128" required autocomplete="new-password">
 <button type="submit">Set password</button></form><p id="out" role="status"></p>
 <script>
-const token = new URLSearchParams(location.search).get("token") || "";
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+if (location.hash) history.replaceState(null, "", location.pathname);
 const out = document.getElementById("out");
 document.getElementById("f").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -83,7 +85,9 @@ HttpResponse handle_reset_form(const Context&, const HttpRequest&) {
     response.content_type = "text/html; charset=utf-8";
     response.headers.emplace_back("Content-Security-Policy",
                                   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                                  "connect-src 'self'; form-action 'self'");
+                                  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    // No framing: a page that takes a new password must not be overlaid (clickjacking).
+    response.headers.emplace_back("X-Frame-Options", "DENY");
     response.headers.emplace_back("Referrer-Policy", "no-referrer");
     return response;
 }

@@ -19,8 +19,12 @@ namespace {
 const char* const forgot_message = "If an account exists for that email, a password reset link has been sent";
 const char* const same_password = "newPassword: must differ from the current password";
 
+// The token goes in the fragment (issue 13): a browser never sends a
+// fragment to a server, so it stays out of access logs, proxies and the
+// Referer header; the reset form reads it from location.hash. A base that
+// already has a fragment (a single-page app's route) gets it as a parameter.
 std::string reset_link(const std::string& base, const std::string& token) {
-    return base + (base.find('?') == std::string::npos ? "?" : "&") + "token=" + token;
+    return base + (base.find('#') == std::string::npos ? "#" : "&") + "token=" + token;
 }
 
 std::string reset_mail_body(const std::string& app_name, const std::string& link, int ttl_s) {
