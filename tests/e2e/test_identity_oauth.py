@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cbclient as cb  # noqa: E402
 
 GRANTED = ("kyc:validate", "kyc:screen")
+INTROSPECT_SCOPE = "introspect"
 
 
 def setUpModule():
@@ -130,7 +131,8 @@ class IntrospectionTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.api = cb.Identity()
-        cls.client_id, cls.secret = cb.create_client(GRANTED)
+        # Introspection is for clients granted the `introspect` scope (issue 13).
+        cls.client_id, cls.secret = cb.create_client(GRANTED + (INTROSPECT_SCOPE,))
 
     def introspect_ok(self, token, basic=True):
         resp = self.api.introspect(token, self.client_id, self.secret, basic=basic)
@@ -217,6 +219,20 @@ class IntrospectionTest(unittest.TestCase):
         for resp in (unauthenticated, wrong):
             body = cb.assert_error(resp, 401, ("INVALID_CREDENTIALS", "UNAUTHORIZED"), timestamp=None)
             self.assertNotIn("active", body)
+
+    def test_introspection_requires_the_introspect_scope(self):
+        """An authenticated client without the `introspect` scope is 403 FORBIDDEN and learns nothing."""
+        user = cb.new_user(self.api)
+        other_id, other_secret = cb.create_client(GRANTED)
+        for basic in (True, False):
+            with self.subTest(basic=basic):
+                resp = self.api.introspect(user.access, other_id, other_secret, basic=basic)
+                body = cb.assert_error(resp, 403, "FORBIDDEN")
+                self.assertNotIn("active", body)
+                self.assertIn("introspect", body["message"])
+        for token in (user.access, "not-a-token"):
+            resp = self.api.introspect(token, other_id, other_secret)
+            self.assertEqual(resp.status, 403, resp)
 
     def test_introspection_without_token_parameter(self):
         """Introspection without the `token` parameter is 400."""

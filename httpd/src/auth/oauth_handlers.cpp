@@ -34,8 +34,9 @@ FormFields read_form(const HttpRequest& request) {
 }
 
 // Verifies the client's secret (argon2id, run for unknown clients too, so
-// timing does not tell which client ids exist). Returns the client id.
-std::string authenticate_client(const HttpRequest& request, const FormFields& form, Db& db) {
+// timing does not tell which client ids exist). Returns the client's row
+// (clientId, status, scopes) as corebank.auth_client_lookup gives it.
+nlohmann::json authenticate_client(const HttpRequest& request, const FormFields& form, Db& db) {
     std::optional<BasicCredentials> credentials;
     if (const auto header = request.header("authorization")) {
         credentials = parse_basic_authorization(*header);
@@ -63,7 +64,20 @@ std::string authenticate_client(const HttpRequest& request, const FormFields& fo
     }
     if (!password_verify(hash, credentials->password) || json_string(client, "status") != "ACTIVE")
         throw invalid_client();
-    return credentials->user;
+    return client;
+}
+
+// Introspection tells who a token belongs to (sub, username, scopes): only a
+// client granted this scope may ask (issue 13), not every client that can
+// get a token.
+inline constexpr const char* introspect_scope = "introspect";
+
+void require_scope(const nlohmann::json& client, const char* scope) {
+    const auto scopes = client.find("scopes");
+    if (scopes != client.end() && scopes->is_array())
+        for (const auto& granted : *scopes)
+            if (granted.is_string() && granted.get<std::string>() == scope) return;
+    throw ApiError{403, "FORBIDDEN", std::string("The client lacks the ") + scope + " scope"};
 }
 
 std::vector<std::string> split_scopes(const std::string& text) {
@@ -96,7 +110,7 @@ HttpResponse handle_oauth_token(const Context&, const HttpRequest& request, Db& 
     if (!grant) throw bad_request("grant_type is required");
     if (*grant != "client_credentials") throw bad_request("Unsupported grant_type; use client_credentials");
     const std::vector<std::string> scopes = split_scopes(form.get("scope").value_or(""));
-    const std::string client_id = authenticate_client(request, form, db);
+    const std::string client_id = json_string(authenticate_client(request, form, db), "clientId");
     const auto token = parse_db_json(db.exec(sql::client_token, {client_id, text_array_param(scopes)}).scalar());
     return json_response(200, nlohmann::json{{"accessToken", token.at("accessToken")},
                                              {"tokenType", "Bearer"},
@@ -106,7 +120,7 @@ HttpResponse handle_oauth_token(const Context&, const HttpRequest& request, Db& 
 
 HttpResponse handle_introspect(const Context& context, const HttpRequest& request, Db& db) {
     const FormFields form = read_form(request);
-    authenticate_client(request, form, db);
+    require_scope(authenticate_client(request, form, db), introspect_scope);
     const auto token = form.get("token");
     if (!token || token->empty()) throw bad_request("token is required");
     const nlohmann::json inactive{{"active", false}};
