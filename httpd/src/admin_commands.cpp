@@ -1,5 +1,6 @@
 #include "admin_commands.hpp"
 
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "json_body.hpp"
 #include "json_util.hpp"
 #include "password_hash.hpp"
+#include "secret_option.hpp"
 
 namespace corebank::httpd {
 
@@ -60,6 +62,12 @@ int fail(const std::string& message) {
     return 2;
 }
 
+// A password or secret from --NAME VALUE, --NAME - (standard input) or
+// --NAME-env VAR (secret_option.hpp); nullopt when none was given.
+std::optional<std::string> secret_from(const std::map<std::string, std::string>& flags, const std::string& name) {
+    return read_secret_option(flags, name, std::cin, [](const char* variable) { return std::getenv(variable); });
+}
+
 int run_guarded(const std::function<int()>& body) {
     try {
         return body();
@@ -74,12 +82,15 @@ int run_guarded(const std::function<int()>& body) {
 
 int run_staff_create(const Config& config, const std::vector<std::string>& args) {
     return run_guarded([&] {
-        const auto flags = parse_flags(args, {"email", "password", "roles", "branch", "phone", "first-name", "last-name"});
-        if (!flags.count("email") || !flags.count("password") || !flags.count("roles"))
-            return fail("usage: staff-create --email E --password P --roles r1,r2 [--branch CODE]");
+        const auto flags = parse_flags(
+            args, {"email", "password", "password-env", "roles", "branch", "phone", "first-name", "last-name"});
+        const std::optional<std::string> given_password = secret_from(flags, "password");
+        if (!flags.count("email") || !given_password || !flags.count("roles"))
+            return fail("usage: staff-create --email E (--password P | --password - | --password-env VAR) "
+                        "--roles r1,r2 [--branch CODE]");
         const std::string email = auth::normalise_email(flags.at("email"));
         if (!auth::is_valid_email(email)) return fail("--email is not a valid email address");
-        const std::string& password = flags.at("password");
+        const std::string& password = *given_password;
         const std::size_t length = utf8_length(password);
         if (length < core::limits::auth::password_length_min || length > core::limits::auth::password_length_max)
             return fail("--password must be 8 to 128 characters");
@@ -97,10 +108,13 @@ int run_staff_create(const Config& config, const std::vector<std::string>& args)
 
 int run_client_create(const Config& config, const std::vector<std::string>& args) {
     return run_guarded([&] {
-        const auto flags = parse_flags(args, {"id", "secret", "scopes", "name", "reset-link-base", "app-name"});
-        if (!flags.count("id") || !flags.count("secret"))
-            return fail("usage: client-create --id ID --secret SECRET --scopes \"a b\"");
-        const std::string& secret = flags.at("secret");
+        const auto flags =
+            parse_flags(args, {"id", "secret", "secret-env", "scopes", "name", "reset-link-base", "app-name"});
+        const std::optional<std::string> given_secret = secret_from(flags, "secret");
+        if (!flags.count("id") || !given_secret)
+            return fail("usage: client-create --id ID (--secret SECRET | --secret - | --secret-env VAR) "
+                        "--scopes \"a b\"");
+        const std::string& secret = *given_secret;
         if (secret.size() < 8 || secret.size() > 256) return fail("--secret must be 8 to 256 characters");
         const auto scopes = split(flags.count("scopes") ? flags.at("scopes") : "", ' ');
         Db db(config.database_url, {});

@@ -10,6 +10,8 @@ expired or revoked. Clients are made with `$CB_CLI client-create`.
 import json
 import os
 import re
+import secrets
+import subprocess
 import sys
 import unittest
 import uuid
@@ -238,6 +240,74 @@ class IntrospectionTest(unittest.TestCase):
         """Introspection without the `token` parameter is 400."""
         resp = self.api.http.post("/oauth/introspect", form={}, basic=(self.client_id, self.secret))
         cb.assert_error(resp, 400, ("BAD_REQUEST", "VALIDATION_ERROR"))
+
+
+class CliSecretSourcesTest(unittest.TestCase):
+    """The admin commands take passwords and secrets off the command line too (issue 13).
+
+    A value in argv is visible to every local user (ps, /proc/PID/cmdline) and
+    stays in shell history: `--secret -` / `--password -` read one line of
+    standard input, `--secret-env VAR` / `--password-env VAR` an environment
+    variable (docs/identity.md, "Staff users and scopes").
+    """
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+
+    def run_cli(self, *args, stdin="", extra_env=None):
+        env = dict(os.environ, DATABASE_URL=cb.require(cb.DATABASE_URL, "CB_DATABASE_URL"), **(extra_env or {}))
+        done = subprocess.run([cb.require(cb.CLI, "CB_CLI"), *args], input=stdin, env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout
+
+    def assert_client_works(self, client_id, secret):
+        resp = self.api.oauth_token(client_id, secret, basic=True)
+        self.assertEqual(resp.status, 200, resp)
+
+    def test_client_secret_from_standard_input(self):
+        """client-create --secret - takes the secret from standard input."""
+        client_id, secret = cb.unique_client_id("stdin"), "sec-" + secrets.token_urlsafe(18)
+        self.run_cli("client-create", "--id", client_id, "--secret", "-", "--scopes", "kyc:screen",
+                     stdin=secret + "\n")
+        self.assert_client_works(client_id, secret)
+
+    def test_client_secret_from_the_environment(self):
+        """client-create --secret-env VAR takes the secret from that variable."""
+        client_id, secret = cb.unique_client_id("env"), "sec-" + secrets.token_urlsafe(18)
+        self.run_cli("client-create", "--id", client_id, "--secret-env", "CB_TEST_CLIENT_SECRET",
+                     "--scopes", "kyc:screen", extra_env={"CB_TEST_CLIENT_SECRET": secret})
+        self.assert_client_works(client_id, secret)
+
+    def test_staff_password_from_standard_input_and_environment(self):
+        """staff-create --password - and --password-env VAR both set the password the staff user logs in with."""
+        for how in ("stdin", "env"):
+            with self.subTest(how=how):
+                address, password = cb.unique_email("staff-" + how), cb.unique_password()
+                if how == "stdin":
+                    self.run_cli("staff-create", "--email", address, "--password", "-", "--roles", "teller",
+                                 stdin=password + "\n")
+                else:
+                    self.run_cli("staff-create", "--email", address, "--password-env", "CB_TEST_STAFF_PASSWORD",
+                                 "--roles", "teller", extra_env={"CB_TEST_STAFF_PASSWORD": password})
+                resp = self.api.login({"email": address, "password": password})
+                self.assertEqual(resp.status, 200, resp)
+
+    def test_both_sources_or_an_empty_one_is_refused(self):
+        """--secret with --secret-env, an unset variable or empty standard input: exit 2, nothing created."""
+        client_id = cb.unique_client_id("refused")
+        env = dict(os.environ, DATABASE_URL=cb.DATABASE_URL or "")
+        for args, stdin in ((["--secret", "sec-12345678", "--secret-env", "HOME"], ""),
+                            (["--secret-env", "CB_TEST_NO_SUCH_VARIABLE"], ""),
+                            (["--secret", "-"], "")):
+            with self.subTest(args=args):
+                done = subprocess.run([cb.require(cb.CLI, "CB_CLI"), "client-create", "--id", client_id, *args],
+                                      input=stdin, env=env, capture_output=True, text=True, timeout=60)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertIn("--secret", done.stderr)
+        self.assertEqual(cb.db().scalar("SELECT count(*) FROM corebank.auth_oauth_clients WHERE client_id = %s",
+                                        (client_id,)), 0)
 
 
 if __name__ == "__main__":
