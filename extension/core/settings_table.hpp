@@ -159,6 +159,15 @@ inline constexpr Setting mail_transport =
 inline constexpr Setting mail_dir = text("mail_dir", mail, Side::tier, "var/mail", "Where the file transport writes.");
 inline constexpr Setting smtp_url =
     text("smtp_url", mail, Side::tier, "", "SMTP server (smtp://host:25, smtps://...).");
+// Off by default (issue 13): a reset mail holds a credential, so smtp:// must
+// upgrade with STARTTLS (or the URL be smtps://) unless an operator says a
+// plaintext hop is acceptable (a relay on the same host, a test sink).
+inline constexpr Setting smtp_allow_plaintext =
+    text("smtp_allow_plaintext", mail, Side::tier, "false",
+         "Allow SMTP without TLS: false refuses to send unless smtps:// or STARTTLS protects the connection.",
+         "With `false` an `smtp://` server must offer STARTTLS, else the delivery fails (and is retried); "
+         "`true` uses STARTTLS when offered and sends in plaintext otherwise.",
+         Kind::boolean);
 inline constexpr Setting mail_from = text("mail_from", mail, Side::tier, "no-reply@corebank.local", "Sender of mail.");
 inline constexpr Setting data_key_file =
     text("data_key_file", mail, Side::tier, "var/secrets/data.key",
@@ -245,7 +254,7 @@ inline constexpr const Setting* all[] = {
     &issuer, &default_audience, &access_token_ttl_s, &refresh_token_ttl_s, &reset_token_ttl_s, &login_rate_limit,
     &login_rate_window_s, &reset_rate_limit, &reset_rate_window_s, &signing_key_rotation_days, &reset_link_base,
     &app_name,
-    &mail_transport, &mail_dir, &smtp_url, &mail_from, &data_key_file,
+    &mail_transport, &mail_dir, &smtp_url, &smtp_allow_plaintext, &mail_from, &data_key_file,
     &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes,
     &verify_public_url, &verify_session_lifetime_s, &verify_client_token_ttl_s, &verify_image_bytes_max,
     &verify_check_provider, &verify_webhook_timeout_ms, &verify_webhook_backoff_base_s,

@@ -128,6 +128,10 @@ const std::vector<Entry>& entries() {
                       }),
         string_entry(t::mail_dir, &Config::mail_dir),
         string_entry(t::smtp_url, &Config::smtp_url),
+        checked_entry(t::smtp_allow_plaintext,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          c.smtp_allow_plaintext = parse_bool(k, v);
+                      }),
         string_entry(t::mail_from, &Config::mail_from),
         string_entry(t::data_key_file, &Config::data_key_file),
         string_entry(t::policy_file, &Config::policy_file),

@@ -61,6 +61,7 @@ struct Config {
     std::string mail_transport{settings_table::mail_transport.default_text};
     std::string mail_dir{settings_table::mail_dir.default_text};
     std::string smtp_url{settings_table::smtp_url.default_text};
+    bool smtp_allow_plaintext = settings_table::smtp_allow_plaintext.default_text == "true";
     std::string mail_from{settings_table::mail_from.default_text};
     std::string data_key_file{settings_table::data_key_file.default_text};
     // core banking

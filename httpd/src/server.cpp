@@ -131,9 +131,9 @@ int run_server(const Config& config) {
         context->data_key = load_or_create_data_key(config.data_key_file);
         context->openapi_document = openapi_identity_document();
 
-        std::unique_ptr<MailTransport> transport = config.mail_transport == "smtp"
-                                                       ? make_smtp_transport(config.smtp_url)
-                                                       : make_file_transport(config.mail_dir);
+        std::unique_ptr<MailTransport> transport =
+            config.mail_transport == "smtp" ? make_smtp_transport(config.smtp_url, config.smtp_allow_plaintext)
+                                            : make_file_transport(config.mail_dir);
         OutboxSender mail(make_db(), std::move(transport), context->data_key, config.mail_from);
         context->wake_mail_sender = [&mail] { mail.wake(); };
         // Before the pool: handlers on its workers wake the sender until pool.stop().

@@ -7,6 +7,8 @@ Method: start a local SMTP sink (Python's smtpd, on loopback) and a second
 corebankd on free ports, configured for SMTP, against a database of its own
 (so the main test server's mail sender cannot claim the message first); ask
 for a reset there, wait for the message at the sink, then use its link.
+The sink offers no STARTTLS: a server left at smtp_allow_plaintext = false
+must send it nothing (issue 13); one set to true delivers.
 """
 import asyncore
 import json
@@ -77,10 +79,15 @@ def admin_execute(url, *statements):
         conn.close()
 
 
-class SmtpTransportTest(unittest.TestCase):
+class SmtpServerCase:
+    """A corebankd configured for SMTP to a local plaintext sink (no STARTTLS), with its own database."""
+
+    # The smtp_allow_plaintext value the server runs with; None leaves the default (false).
+    allow_plaintext = None
+
     @classmethod
     def create_database(cls):
-        cls.dbname = f"corebank_smtp_{os.getpid()}"
+        cls.dbname = f"corebank_smtp_{os.getpid()}_{cls.__name__.lower()}"
         admin_url = os.environ["CB_DATABASE_URL"]
         admin_execute(admin_url, (f'DROP DATABASE IF EXISTS "{cls.dbname}"', None), (f'CREATE DATABASE "{cls.dbname}"', None))
         cls.database_url = with_dbname(admin_url, cls.dbname)
@@ -113,6 +120,9 @@ class SmtpTransportTest(unittest.TestCase):
             "CORE_DB_POOL_SIZE": "2",
         })
         env["CORE_ISSUER"] = cls.identity_url
+        env.pop("CORE_SMTP_ALLOW_PLAINTEXT", None)
+        if cls.allow_plaintext is not None:
+            env["CORE_SMTP_ALLOW_PLAINTEXT"] = cls.allow_plaintext
         config = os.path.join(os.environ.get("CB_ROOT", "."), "corebank.conf")
         cls.server = subprocess.Popen([os.environ["CB_CLI"], "serve", "--config", config], env=env,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -146,6 +156,47 @@ class SmtpTransportTest(unittest.TestCase):
                     return m
             time.sleep(0.1)
         self.fail(f"no SMTP message reached {recipient} within {MAIL_WAIT_S} s")
+
+    def request_reset(self):
+        identity = cb.Identity(self.identity_url)
+        address = cb.unique_email("smtp")
+        password = cb.unique_password()
+        self.assertEqual(identity.register({"email": address, "password": password}).status, 201)
+        cb.assert_message(identity.forgot(address, ip=cb.unique_ip()), 200, cb.MSG_FORGOT)
+        return identity, address
+
+
+class PlaintextRefusedTest(SmtpServerCase, unittest.TestCase):
+    """By default (smtp_allow_plaintext = false) a server without TLS gets no mail (issue 13)."""
+
+    def test_no_mail_leaves_without_tls(self):
+        """The sink offers no STARTTLS: nothing reaches it, and the outbox row stays unsent with the reason."""
+        _, address = self.request_reset()
+        deadline = time.time() + MAIL_WAIT_S
+        row = None
+        while time.time() < deadline:
+            conn = psycopg2.connect(self.database_url)
+            try:
+                with conn.cursor() as cur:
+                    cur.execute("SELECT status, attempts, last_error FROM corebank.auth_mail_outbox"
+                                " WHERE recipient = %s", (address,))
+                    row = cur.fetchone()
+            finally:
+                conn.close()
+            if row is not None and (row[0] == "SENT" or row[2]):  # delivered, or a failure recorded
+                break
+            time.sleep(0.2)
+        self.assertIsNotNone(row)
+        status, attempts, last_error = row
+        self.assertGreaterEqual(attempts, 1, row)
+        self.assertNotEqual(status, "SENT", row)
+        self.assertTrue(last_error, row)
+        self.assertEqual([m for m in self.sink.messages if address in m["to"]], [])
+
+
+class SmtpTransportTest(SmtpServerCase, unittest.TestCase):
+    # The sink is plaintext: this server is configured to accept that.
+    allow_plaintext = "true"
 
     def test_reset_mail_is_delivered_by_smtp(self):
         """A forgot request on the SMTP-configured server delivers a mail whose link resets the password."""

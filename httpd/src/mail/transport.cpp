@@ -110,7 +110,7 @@ size_t read_upload(char* buffer, size_t size, size_t count, void* user) {
 
 class SmtpTransport : public MailTransport {
 public:
-    explicit SmtpTransport(std::string url) : url_(std::move(url)) {
+    SmtpTransport(std::string url, bool allow_plaintext) : url_(std::move(url)), allow_plaintext_(allow_plaintext) {
         if (url_.empty()) throw std::runtime_error("mail_transport = smtp needs smtp_url");
     }
 
@@ -131,6 +131,10 @@ public:
         curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
         curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
         curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+        // A reset mail holds a credential (issue 13): require TLS (STARTTLS
+        // on smtp://) unless smtp_allow_plaintext says a plaintext hop is fine.
+        curl_easy_setopt(curl, CURLOPT_USE_SSL, allow_plaintext_ ? static_cast<long>(CURLUSESSL_TRY)
+                                                                  : static_cast<long>(CURLUSESSL_ALL));
         const CURLcode rc = curl_easy_perform(curl);
         curl_slist_free_all(recipients);
         curl_easy_cleanup(curl);
@@ -139,6 +143,7 @@ public:
 
 private:
     std::string url_;
+    bool allow_plaintext_;
 };
 
 }  // namespace
@@ -159,8 +164,8 @@ std::unique_ptr<MailTransport> make_file_transport(std::string directory) {
     return std::make_unique<FileTransport>(std::move(directory));
 }
 
-std::unique_ptr<MailTransport> make_smtp_transport(std::string url) {
-    return std::make_unique<SmtpTransport>(std::move(url));
+std::unique_ptr<MailTransport> make_smtp_transport(std::string url, bool allow_plaintext) {
+    return std::make_unique<SmtpTransport>(std::move(url), allow_plaintext);
 }
 
 }  // namespace corebank::httpd

@@ -21,7 +21,10 @@ public:
 };
 
 std::unique_ptr<MailTransport> make_file_transport(std::string directory);
-std::unique_ptr<MailTransport> make_smtp_transport(std::string url);
+// allow_plaintext false (smtp_allow_plaintext, the default): an smtp:// URL
+// must upgrade with STARTTLS or the delivery fails; smtps:// is TLS anyway.
+// The certificate is always verified when TLS is used.
+std::unique_ptr<MailTransport> make_smtp_transport(std::string url, bool allow_plaintext);
 // The RFC 5322 text of a message (headers, blank line, body).
 std::string render_rfc5322(const MailMessage& message);
 
