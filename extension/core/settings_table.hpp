@@ -223,6 +223,13 @@ inline constexpr Setting verify_webhook_backoff_max_s =
 inline constexpr Setting verify_webhook_attempts_max =
     integer("verify_webhook_attempts_max", verification, Side::tier, 20, 1, 100, "",
             "Attempts before a webhook delivery is marked failed.");
+// Off by default (issue 13): a webhook aimed at loopback, link-local (a
+// cloud's metadata service) or a private range reaches what only the server
+// can reach. The e2e tests turn it on: their receivers listen on loopback.
+inline constexpr Setting verify_webhook_allow_private =
+    text("verify_webhook_allow_private", verification, Side::tier, "false",
+         "Allow webhook URLs whose host is or resolves to a loopback, link-local or private address.",
+         "With `false`, `webhook add` refuses such a URL and names the address.", Kind::boolean);
 
 /*---- events ----*/
 inline constexpr Setting event_platforms =
@@ -258,7 +265,7 @@ inline constexpr const Setting* all[] = {
     &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes,
     &verify_public_url, &verify_session_lifetime_s, &verify_client_token_ttl_s, &verify_image_bytes_max,
     &verify_check_provider, &verify_webhook_timeout_ms, &verify_webhook_backoff_base_s,
-    &verify_webhook_backoff_max_s, &verify_webhook_attempts_max,
+    &verify_webhook_backoff_max_s, &verify_webhook_attempts_max, &verify_webhook_allow_private,
     &event_platforms, &event_platforms_inactive, &home_country_calling_code,
     &log_requests,
 };

@@ -166,6 +166,10 @@ const std::vector<Entry>& entries() {
         integer_entry(t::verify_webhook_backoff_base_s, &Config::verify_webhook_backoff_base_s),
         integer_entry(t::verify_webhook_backoff_max_s, &Config::verify_webhook_backoff_max_s),
         integer_entry(t::verify_webhook_attempts_max, &Config::verify_webhook_attempts_max),
+        checked_entry(t::verify_webhook_allow_private,
+                      [](Config& c, const std::string& k, const std::string& v) {
+                          c.verify_webhook_allow_private = parse_bool(k, v);
+                      }),
         checked_entry(t::event_platforms,
                       [](Config& c, const std::string& k, const std::string& v) {
                           c.event_platforms = parse_event_platforms(k, v);

@@ -81,6 +81,7 @@ struct Config {
     int verify_webhook_backoff_base_s = settings_table::verify_webhook_backoff_base_s.default_integer;
     int verify_webhook_backoff_max_s = settings_table::verify_webhook_backoff_max_s.default_integer;
     int verify_webhook_attempts_max = settings_table::verify_webhook_attempts_max.default_integer;
+    bool verify_webhook_allow_private = settings_table::verify_webhook_allow_private.default_text == "true";
     // events (docs/events.md): the platform registry of six names, those of
     // them that are inactive, and the home country of phone normalisation
     std::vector<std::string> event_platforms = split_list(settings_table::event_platforms.default_text);

@@ -14,20 +14,56 @@ stall; sessions driven through the hosted API; the outbox read as superuser.
 """
 
 import json
+import os
+import subprocess
 import time
 import unittest
 
 import cbclient as cb
 import verify_support as vs
 
+# The receivers listen on loopback, which webhook-add refuses unless
+# verify_webhook_allow_private is true (issue 13).
 SETTINGS = {"CORE_VERIFY_WEBHOOK_TIMEOUT_MS": 1000, "CORE_VERIFY_WEBHOOK_BACKOFF_BASE_S": 1,
-            "CORE_VERIFY_WEBHOOK_BACKOFF_MAX_S": 4, "CORE_VERIFY_WEBHOOK_ATTEMPTS_MAX": 4}
+            "CORE_VERIFY_WEBHOOK_BACKOFF_MAX_S": 4, "CORE_VERIFY_WEBHOOK_ATTEMPTS_MAX": 4,
+            "CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE": "true"}
 
 
 def setUpModule():
     vs.require_verify_service()
     cb.require(cb.CLI, "CB_CLI")
     cb.require(cb.DATABASE_URL, "CB_DATABASE_URL")
+
+
+class PrivateWebhookUrlTest(unittest.TestCase):
+    """webhook-add refuses URLs into loopback, link-local or private ranges by default (issue 13)."""
+
+    def webhook_add(self, url, allow_private):
+        env = dict(os.environ, DATABASE_URL=cb.DATABASE_URL, CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE=allow_private)
+        return subprocess.run([cb.CLI, "webhook-add", "--url", url], env=env, capture_output=True, text=True,
+                              timeout=60)
+
+    def test_non_public_hosts_are_refused_by_default(self):
+        """Loopback, the metadata address, a private range and localhost: exit 2, the address named, no endpoint."""
+        for url in (f"http://127.0.0.1:9/hook-{cb.RUN_TAG}", f"http://169.254.169.254/hook-{cb.RUN_TAG}",
+                    f"http://10.20.30.40/hook-{cb.RUN_TAG}", f"http://[::1]:9/hook-{cb.RUN_TAG}",
+                    f"http://localhost:9/hook-{cb.RUN_TAG}"):
+            with self.subTest(url=url):
+                done = self.webhook_add(url, "false")
+                self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+                self.assertIn("verify_webhook_allow_private", done.stderr)
+                self.assertEqual(done.stdout, "")
+                self.assertEqual(cb.db().scalar("SELECT count(*) FROM corebank.verify_webhook_endpoints"
+                                                " WHERE url = %s", (url,)), 0)
+
+    def test_allowed_when_the_setting_is_true(self):
+        """With verify_webhook_allow_private = true the same loopback URL is registered."""
+        url = f"http://127.0.0.1:9/allowed-{cb.RUN_TAG}"
+        done = self.webhook_add(url, "true")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        endpoint_id = cb.db().scalar("SELECT id::text FROM corebank.verify_webhook_endpoints WHERE url = %s", (url,))
+        self.assertIsNotNone(endpoint_id)
+        cb.cli("webhook-disable", "--id", endpoint_id)
 
 
 class WebhookDeliveryTest(unittest.TestCase):

@@ -18,6 +18,7 @@
 #include "verify/keys.hpp"
 #include "verify/requests.hpp"
 #include "verify/statements.hpp"
+#include "verify/webhook_address.hpp"
 
 namespace corebank::httpd {
 
@@ -61,6 +62,7 @@ int run_webhook_add(const Config& config, const std::vector<std::string>& args) 
         if (!corebank::verify::http_url_valid(url, 2048)) {
             return refuse("--url must be an absolute http or https URL of at most 2048 characters");
         }
+        if (!config.verify_webhook_allow_private) verify::refuse_non_public_webhook(url);
         // The server's key, never a new one: a secret sealed under another key
         // could not be opened by the sender.
         if (!std::filesystem::exists(config.data_key_file)) {
