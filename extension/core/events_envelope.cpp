@@ -224,7 +224,7 @@ std::optional<Envelope> read_envelope(const json& element, const json& loc, Prob
     envelope.type = read_string(element, "type", loc, true, 1, type_length_max, problems).value_or("");
     envelope.schema_version = read_schema_version(element, loc, problems);
     // Any string that could ever be a timestamp is far shorter than 64.
-    const auto occurred_at = read_string(element, "occurredAt", loc, true, 0, 64, problems);
+    const auto occurred_at = read_string(element, "occurredAt", loc, false, 0, 64, problems);
     if (occurred_at) {
         if (occurred_at_valid(*occurred_at)) {
             envelope.occurred_at = *occurred_at;

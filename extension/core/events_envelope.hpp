@@ -71,7 +71,10 @@ struct Envelope {
     std::string event_id;
     std::string type;
     std::int32_t schema_version = 1;
-    std::string occurred_at;  // as sent; checked by occurred_at_valid
+    // As sent, checked by occurred_at_valid; empty when the envelope has none
+    // (absent or null): the spec's envelope table does not mark occurredAt
+    // required, so the event is stored with its receive time (docs/events.md).
+    std::string occurred_at;
     IdentityBlock identity;
     // Points into the parsed batch, which must outlive the Envelope; an
     // absent or null payload points at an empty object.

@@ -80,14 +80,19 @@ constexpr const char stored_event_ids_sql[] =
     "SELECT e.event_id FROM corebank.events e WHERE e.source = $1 AND e.event_id = ANY ($2::text[])";
 
 // $8 is the whole batch (by reference) and $9 the event's index in it: the
-// identity block and payload are stored exactly as sent. Column 1: the row id.
+// identity block and payload are stored exactly as sent. An empty $5 (the
+// envelope has no occurredAt) stores the receive time, now(), which is also
+// received_at. Column 1: the row id; column 2: the stored occurred_at.
 constexpr const char insert_event_sql[] =
     "INSERT INTO corebank.events AS e "
     "    (source, event_id, type, schema_version, occurred_at, platform, customer_id, identity, payload) "
-    "VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7, $8 -> $9 -> 'identity', "
+    "VALUES ($1, $2, $3, $4, coalesce(nullif($5, '')::timestamptz, now()), $6, $7, $8 -> $9 -> 'identity', "
     "        coalesce(nullif($8 -> $9 -> 'payload', 'null'::jsonb), '{}'::jsonb)) "
     "ON CONFLICT (source, event_id) DO NOTHING "
-    "RETURNING e.id";
+    "RETURNING e.id, e.occurred_at::text";
+
+// The per-event note of an accepted event that came without occurredAt.
+constexpr const char occurred_at_stamped_note[] = "occurredAt was absent: the receive time was stored";
 
 enum class Status { accepted, duplicate, invalid };
 
@@ -222,6 +227,8 @@ private:
         static const char* const names[] = {"accepted", "duplicate", "invalid"};
         json entry{{"eventId", envelope.event_id}, {"status", names[static_cast<int>(outcome.status)]}};
         if (outcome.status == Status::invalid) entry["error"] = outcome.error;
+        if (outcome.status == Status::accepted && envelope.occurred_at.empty())
+            entry["note"] = occurred_at_stamped_note;
         return entry;
     }
 
@@ -338,10 +345,11 @@ private:
             return std::nullopt;
         }
         const std::int64_t row_id = spi::get_int(0, 1).value();
+        const std::string occurred_at = spi::get_text(0, 2).value();
         spi::free_result();
         if (validation.consent) {
             CB_CHECK(customer.has_value());
-            upsert_consent(*customer, *validation.consent, envelope.occurred_at, row_id);
+            upsert_consent(*customer, *validation.consent, occurred_at, row_id);
         }
         if (validation.claimed) {
             CB_CHECK(customer.has_value());

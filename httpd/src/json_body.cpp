@@ -1,6 +1,8 @@
 #include "json_body.hpp"
 
 #include <cassert>
+#include <unordered_set>
+#include <vector>
 
 #include "api_error.hpp"
 
@@ -14,9 +16,33 @@ std::string trim_ascii(const std::string& text) {
     return text.substr(first, last - first + 1);
 }
 
+nlohmann::json parse_request_json(const std::string& text, bool allow_exceptions, std::string* duplicate_key) {
+    using event_t = nlohmann::json::parse_event_t;
+    std::vector<std::unordered_set<std::string>> open_objects;  // the keys seen, per open object
+    bool duplicate = false;
+    auto parsed = nlohmann::json::parse(
+        text,
+        [&](int /*depth*/, event_t event, nlohmann::json& value) {
+            if (event == event_t::object_start) {
+                open_objects.emplace_back();
+            } else if (event == event_t::object_end) {
+                if (!open_objects.empty()) open_objects.pop_back();
+            } else if (event == event_t::key && !duplicate && !open_objects.empty()) {
+                if (!open_objects.back().insert(value.get<std::string>()).second) {
+                    duplicate = true;
+                    if (duplicate_key) *duplicate_key = value.get<std::string>().substr(0, 64);
+                }
+            }
+            return true;
+        },
+        allow_exceptions);
+    if (duplicate) return nlohmann::json(nlohmann::json::value_t::discarded);
+    return parsed;
+}
+
 JsonBody::JsonBody(const std::string& text) {
     // nlohmann rejects invalid UTF-8 and bad syntax; depth is bounded by the body size limit.
-    json_ = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    json_ = parse_request_json(text);
     if (json_.is_discarded() || !json_.is_object()) throw bad_request("Malformed JSON request body");
 }
 
@@ -164,7 +190,7 @@ void JsonBody::finish() const {
 
 void expect_no_body(const std::string& text) {
     if (trim_ascii(text).empty()) return;
-    const auto json = nlohmann::json::parse(text, nullptr, false);
+    const auto json = parse_request_json(text);
     if (json.is_discarded()) throw bad_request("Malformed JSON request body");
     if (!(json.is_object() && json.empty())) throw bad_request("This operation takes no request body");
 }

@@ -31,6 +31,16 @@ struct TextRule {
 using core::utf8_length;
 std::string trim_ascii(const std::string& text);
 
+// Parses a request body. A text that is not JSON, or in which one object
+// names a key twice, gives a discarded value (with allow_exceptions, bad
+// syntax throws nlohmann's parse_error instead, which says where). RFC 8259
+// leaves the meaning of a repeated name open and parsers disagree on which
+// one wins, so such a body is refused rather than read one way here and
+// another way by whatever else reads it. duplicate_key (optional) gets the
+// repeated name.
+nlohmann::json parse_request_json(const std::string& text, bool allow_exceptions = false,
+                                  std::string* duplicate_key = nullptr);
+
 class JsonBody {
 public:
     // Throws ApiError 400 BAD_REQUEST "Malformed JSON request body" unless the

@@ -30,6 +30,18 @@ ApiError payload_too_large(std::size_t limit) {
     return ApiError{413, "PAYLOAD_TOO_LARGE", "Request body exceeds " + std::to_string(limit) + " bytes"};
 }
 
+// The request headers of every service together stay under this: the largest
+// a client needs is a bearer token of about 1 KiB, and nothing else bounds
+// them below the HTTP library's buffer (twice the body limit). A 400 with the
+// error body, as for any other malformed request (docs/testing.md).
+constexpr std::size_t header_bytes_max = 32 * 1024;
+
+std::size_t header_bytes(const std::map<std::string, std::string>& headers) {
+    std::size_t total = 0;
+    for (const auto& [name, value] : headers) total += name.size() + value.size() + 4;  // ": " and CRLF
+    return total;
+}
+
 // What the response path needs to know about the request after Pistache has
 // reused its buffers.
 struct ExchangeInfo {
@@ -180,6 +192,13 @@ public:
 
             if (query_malformed) {
                 send_response(writer, info, options.render_error(bad_request("Malformed query string")), options);
+                return;
+            }
+            if (header_bytes(copy.headers) > header_bytes_max) {
+                send_response(writer, info,
+                              options.render_error(bad_request("Request headers exceed " +
+                                                               std::to_string(header_bytes_max) + " bytes")),
+                              options);
                 return;
             }
             // 413 comes before 404 and 405, at the matched route's own limit

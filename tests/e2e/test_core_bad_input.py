@@ -11,6 +11,7 @@ Every {id} path refuses malformed UUIDs (400) and answers unknown ones with
 and no answer is ever a 500 (docs/core-banking.md, Error body; the Bad input
 decisions of /openapi.json).
 """
+import json
 import unittest
 
 import cbclient as cb
@@ -140,6 +141,16 @@ class BodyEndpointsTest(unittest.TestCase):
         def attack(method, path, token, valid, *_):
             for value in ([valid], "text", 42, None, True):
                 cb.assert_error(self.send(method, path, token, json_body=value), 400, "BAD_REQUEST", MALFORMED)
+        self.each(attack)
+
+    def test_duplicated_keys(self):
+        """A key named twice in one object is 400 `Malformed JSON request body`, even with the same value twice."""
+        def attack(method, path, token, valid, *_):
+            key = next(iter(valid))
+            text = json.dumps(valid)[:-1] + ", " + json.dumps(key) + ": " + json.dumps(valid[key]) + "}"
+            cb.assert_error(self.send(method, path, token, body=text), 400, "BAD_REQUEST", MALFORMED)
+            nested = '{"a": {"b": 1, "b": 1}}'
+            cb.assert_error(self.send(method, path, token, body=nested), 400, "BAD_REQUEST", MALFORMED)
         self.each(attack)
 
     def test_unknown_field(self):
@@ -359,6 +370,29 @@ class PathIdsTest(unittest.TestCase):
             with self.subTest(period=value):
                 cb.assert_error(self.api.post(f"/v1/periods/{value}/close", token=self.f.manager), 400,
                                 "BAD_REQUEST")
+
+
+class HeaderSizeTest(unittest.TestCase):
+    """Request headers over 32 KiB in all are 400 with the error body (the dispatcher of every service)."""
+
+    def setUp(self):
+        self.f = fixture()
+        self.api = self.f.api
+
+    def test_oversized_headers_are_400(self):
+        """One 40 KiB header, or many small ones adding up, is 400 BAD_REQUEST; nothing is written."""
+        before = C.ledger_counts()
+        many = {f"X-Pad-{i}": "p" * 1000 for i in range(40)}
+        for headers in ({"X-Padding": "p" * 40000}, many):
+            with self.subTest(headers=len(headers)):
+                resp = self.api.request("POST", "/v1/gl/accounts", token=self.f.admin, headers=headers,
+                                        json_body={"code": f"H{C.uid().upper()}", "name": "header", "type": "ASSET"})
+                cb.assert_error(resp, 400, "BAD_REQUEST", "Request headers exceed 32768 bytes")
+        self.assertEqual(C.ledger_counts(), before)
+
+    def test_headers_under_the_limit_are_read(self):
+        """24 KiB of headers are an ordinary request."""
+        C.ok(self.api.get("/v1/branches", headers={"X-Padding": "p" * 24000}))
 
 
 class QueryParametersTest(unittest.TestCase):

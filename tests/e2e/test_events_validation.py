@@ -46,6 +46,44 @@ class ShapeTest(unittest.TestCase):
         items = self.refused(b'{"events": "\xff\xfe"}', raw=True)
         self.assertEqual(items[0]["type"], "json_invalid")
 
+    def test_duplicated_keys(self):
+        """A key named twice in one object is json_invalid (duplicate key), even with the same value; nothing stored."""
+        event = es.ev("page.viewed")
+        text = json.dumps({"events": [event]})
+        envelope = json.dumps(event)
+        twice = envelope[:-1] + ', "eventId": ' + json.dumps(event["eventId"]) + "}"
+        for raw in (text[:-1] + ', "events": ' + json.dumps([event]) + "}", text.replace(envelope, twice)):
+            with self.subTest(raw=raw[:60]):
+                items = self.refused(raw, raw=True)
+                self.assertEqual(items[0]["type"], "json_invalid")
+                self.assertIn("duplicate key", items[0]["ctx"]["error"])
+        self.nothing_stored([event])
+        resp = self.api.http.request("PUT", f"/v1/loyalty/members/{es.unique('m')}",
+                                     body=b'{"customerId": "x", "customerId": "x"}', headers=self.api.headers())
+        self.assertEqual(es.assert_validation(resp)[0]["type"], "json_invalid")
+
+    def test_echoed_input_is_bounded(self):
+        """`input` is null when it would take more than 1 KiB (docs/events.md), also for deep nesting."""
+        deep = "[" * 50000 + "]" * 50000
+        for path in (f"/v1/loyalty/members/{es.unique('m')}", "/v1/events"):
+            with self.subTest(path=path):
+                resp = self.api.http.request("PUT" if "loyalty" in path else "POST", path,
+                                             body='{"zzDeep": ' + deep + "}", headers=self.api.headers())
+                items = es.assert_validation(resp)
+                self.assertLess(len(resp.body), 4096, "the deep value is not echoed")
+                deep_items = [i for i in items if i["loc"][-1] == "zzDeep"]
+                self.assertTrue(deep_items, items)
+                self.assertIsNone(deep_items[0]["input"])
+
+    def test_invalid_utf8_in_the_path_is_echoed_safely(self):
+        """A member id that is not UTF-8 once decoded is 422 string_pattern_mismatch, never 500."""
+        for method in ("GET", "PUT"):
+            with self.subTest(method=method):
+                resp = self.api.http.request(method, "/v1/loyalty/members/%FF%FE", headers=self.api.headers(),
+                                             **({"json_body": {"customerId": "x"}} if method == "PUT" else {}))
+                items = es.assert_validation(resp, ("string_pattern_mismatch", ["path", "memberId"]))
+                self.assertIsNotNone(items)
+
     def test_empty_body(self):
         """No body at all: body is missing."""
         self.refused("", ("missing", ["body"]), raw=True)
@@ -108,7 +146,7 @@ class ShapeTest(unittest.TestCase):
                          (kind, ["body", "events", 0, "schemaVersion"]))
 
     def test_occurred_at_rules(self):
-        """occurredAt: required, ISO 8601 UTC ending in Z, a real date and time."""
+        """occurredAt: when present, ISO 8601 UTC ending in Z, a real date and time."""
         good = ["2026-11-21T10:00:00Z", "2026-11-21T10:00:00.1Z", "2026-11-21T10:00:00.123456789Z", "2024-02-29T23:59:59Z"]
         self.assertEqual(self.api.ingest([es.ev("page.viewed", occurred=o) for o in good])["accepted"], len(good))
         bad = ["2026-11-21T10:00:00", "2026-11-21T10:00:00+00:00", "2026-11-21 10:00:00Z", "2026-11-21", "21/11/2026",
@@ -118,11 +156,34 @@ class ShapeTest(unittest.TestCase):
         for value in bad:
             self.refused({"events": [es.ev("page.viewed", occurred=value)]},
                          ("datetime_format", ["body", "events", 0, "occurredAt"]))
-        event = es.ev("page.viewed")
-        del event["occurredAt"]
-        self.refused({"events": [event]}, ("missing", ["body", "events", 0, "occurredAt"]))
         self.refused({"events": [es.ev("page.viewed", occurred=1700000000)]},
                      ("string_type", ["body", "events", 0, "occurredAt"]))
+
+    def test_envelope_without_occurred_at_is_stamped(self):
+        """No occurredAt (absent or null) is no 422: stored with the receive time, and the result says so.
+
+        The envelope table of 03-verification-and-events.md marks eventId, type
+        and identity.platform required, not occurredAt (docs/events.md).
+        """
+        absent = es.ev("page.viewed")
+        del absent["occurredAt"]
+        null = es.ev("page.viewed", occurred=None)
+        dated = es.ev("page.viewed")
+        before = cb.db().scalar("SELECT now()")
+        data = self.api.ingest([absent, null, dated])
+        after = cb.db().scalar("SELECT now()")
+        note = "occurredAt was absent: the receive time was stored"
+        self.assertEqual(data["accepted"], 3, data)
+        self.assertEqual([r.get("note") for r in data["results"]], [note, note, None])
+        for event in (absent, null):
+            row = cb.db().one("SELECT occurred_at, received_at FROM corebank.events WHERE event_id = %s",
+                              (event["eventId"],))
+            occurred = row["occurred_at"]
+            self.assertEqual(occurred, row["received_at"], "the receive time is stored")
+            self.assertTrue(before <= occurred <= after, (before, occurred, after))
+        again = self.api.ingest([absent])
+        self.assertEqual(again["results"], [{"eventId": absent["eventId"], "status": "duplicate"}],
+                         "a duplicate keeps the stored time and has no note")
 
     def test_identity_rules(self):
         """identity: required object; platform required; identity fields are strings, isGuest a boolean."""

@@ -120,6 +120,13 @@ class BadInputCases:
             with self.subTest(body=name):
                 cb.assert_error(self.send(raw=raw), 400, "BAD_REQUEST", cb.MSG_MALFORMED_JSON)
 
+    def test_duplicated_key(self):
+        """A key named twice in one object is 400 'Malformed JSON request body', even with the same value twice."""
+        body = self.base_body()
+        key = next(iter(body))
+        raw = json.dumps(body)[:-1] + ", " + json.dumps(key) + ": " + json.dumps(body[key]) + "}"
+        cb.assert_error(self.send(raw=raw.encode()), 400, "BAD_REQUEST", cb.MSG_MALFORMED_JSON)
+
     # ------------------------------------------------------------ fields
 
     def test_unknown_field(self):

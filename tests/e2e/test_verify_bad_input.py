@@ -92,6 +92,16 @@ class CreateBadInputTest(unittest.TestCase):
                 cb.assert_validation(self.api.create(body), field, reason=reason)
         self.assertEqual(sessions_count(), before, "no refused request stored a session")
 
+    def test_duplicated_keys(self):
+        """A key named twice in one object is 400 BAD_REQUEST, even with the same value: no session is created."""
+        before = sessions_count()
+        for raw in (b'{"flow": "liveness", "flow": "liveness"}',
+                    b'{"flow": "liveness", "metadata": {"a": "1", "a": "1"}}',
+                    b'{"flow": "liveness", "reference": "r", "flow": "liveness+facematch"}'):
+            with self.subTest(raw=raw):
+                cb.assert_error(self.api.create(None, raw=raw), 400, "BAD_REQUEST", "Malformed JSON request body")
+        self.assertEqual(sessions_count(), before)
+
     def test_several_problems_in_one_answer(self):
         """Every failing field is listed in one message."""
         resp = self.api.create({"flow": "x", "reference": "", "metadata": 1, "extra": True})
@@ -148,11 +158,16 @@ class OtherEndpointsBadInputTest(unittest.TestCase):
                 cb.assert_validation(self.api.search(body), field)
 
     def test_path_parameters(self):
-        """A session id that is no UUID: 400 on the API, 401 on the page's API; unknown kinds are 400."""
-        for bad in ("not-a-uuid", "00000000-0000-4000-8000-00000000000g", "%00", "..%2F..%2Fetc"):
+        """A session id of any shape that names no session: 404 on the API (ids are opaque to clients), 401 on
+        the page's API (the client token binds one session); unknown kinds are 400."""
+        for bad in ("not-a-uuid", "00000000-0000-4000-8000-00000000000g", "%00", "..%2F..%2Fetc", "x" * 300,
+                    "%FF%FE", "00000000-0000-4000-8000-000000000000", self.sid.upper() + "0"):
             with self.subTest(id=bad):
-                cb.assert_error(self.api.get(bad), 400, "VALIDATION_ERROR", "sessionId: must be a UUID")
-                cb.assert_error(self.api.report(bad), 400, "VALIDATION_ERROR")
+                cb.assert_error(self.api.get(bad), 404, "NOT_FOUND", "Session not found")
+                cb.assert_error(self.api.report(bad), 404, "NOT_FOUND", "Session not found")
+                cb.assert_error(self.api.cancel(bad), 404, "NOT_FOUND", "Session not found")
+                cb.assert_error(self.api.consent(bad, {"granted": True, "version": "v1"}), 404, "NOT_FOUND",
+                                "Session not found")
                 cb.assert_error(vs.HostedApi(bad, vs.token_of(self.session)).state(), 401, "UNAUTHORIZED")
         self.page.consent(True)
         cb.assert_validation(self.page.capture("passport", vs.face_png(1)), "kind", reason="must be selfie or document")
@@ -163,6 +178,9 @@ class OtherEndpointsBadInputTest(unittest.TestCase):
         headers = {"Authorization": f"Bearer {self.page.token}", "Idempotency-Key": vs.new_key()}
         cb.assert_error(http.post(f"/v1/hosted/sessions/{self.sid}/consent", body=b"yes", headers=headers), 400,
                         "BAD_REQUEST")
+        headers["Idempotency-Key"] = vs.new_key()
+        cb.assert_error(http.post(f"/v1/hosted/sessions/{self.sid}/consent", body=b'{"granted": true, "granted": true}',
+                                  headers=headers), 400, "BAD_REQUEST", "Malformed JSON request body")
         for body, field in (({}, "granted"), ({"granted": 1}, "granted"), ({"granted": True, "version": "x"}, "version")):
             with self.subTest(body=body):
                 headers["Idempotency-Key"] = vs.new_key()

@@ -96,7 +96,7 @@ std::optional<std::string> read_currency(JsonBody& body, const std::string& name
 }
 
 json raw_object(const std::string& text) {
-    json raw = json::parse(text, nullptr, false);
+    json raw = parse_request_json(text);
     if (raw.is_discarded() || !raw.is_object()) throw bad_request("Malformed JSON request body");
     return raw;
 }

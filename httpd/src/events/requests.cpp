@@ -7,6 +7,7 @@
 #include "core/events_identity.hpp"
 #include "core/name_text.hpp"
 #include "events/responses.hpp"
+#include "json_body.hpp"
 
 namespace corebank::httpd::events {
 
@@ -61,8 +62,9 @@ std::string check_ingest_body(const std::string& body) {
     if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) refuse("missing", json::array({"body"}), "Field required", nullptr);
     json parsed;
+    std::string duplicate_key;
     try {
-        parsed = json::parse(text);
+        parsed = parse_request_json(text, /*allow_exceptions=*/true, &duplicate_key);
     } catch (const json::parse_error& error) {
         json item = validation_item("json_invalid", json::array({"body", error.byte > 0 ? error.byte - 1 : 0}),
                                     "JSON decode error", json::object());
@@ -71,6 +73,11 @@ std::string check_ingest_body(const std::string& body) {
     } catch (const json::exception& error) {
         json item = validation_item("json_invalid", json::array({"body", 0}), "JSON decode error", json::object());
         item["ctx"] = {{"error", error.what()}};
+        throw ValidationFailure(json::array({std::move(item)}));
+    }
+    if (parsed.is_discarded()) {
+        json item = validation_item("json_invalid", json::array({"body", 0}), "JSON decode error", json::object());
+        item["ctx"] = {{"error", "duplicate key '" + duplicate_key + "' in an object"}};
         throw ValidationFailure(json::array({std::move(item)}));
     }
     const core::events::Batch batch = core::events::read_request_body(parsed);
@@ -165,7 +172,7 @@ std::string read_member_id(const HttpRequest& request) {
 std::string read_loyalty_body(const std::string& body) {
     if (body.find_first_not_of(" \t\r\n") == std::string::npos)
         refuse("missing", json::array({"body"}), "Field required", nullptr);
-    const json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const json parsed = parse_request_json(body);
     if (parsed.is_discarded()) refuse("json_invalid", json::array({"body", 0}), "JSON decode error", json::object());
     if (!parsed.is_object()) refuse("dict_type", json::array({"body"}), "Input should be a valid dictionary", parsed);
     json items = json::array();

@@ -15,6 +15,13 @@ HttpResponse with_headers(HttpResponse response, const std::vector<std::pair<std
 }  // namespace
 
 nlohmann::json validation_item(const char* type, nlohmann::json loc, const std::string& msg, nlohmann::json input) {
+    // docs/events.md: `input` is null when it would take more than 1 KiB, as
+    // the extension's shape problems do; echoing a huge or deeply nested
+    // value would make the error body harder to read than the request.
+    constexpr std::size_t echoed_input_bytes_max = 1024;
+    if (!input.is_null() &&
+        input.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size() > echoed_input_bytes_max)
+        input = nullptr;
     return nlohmann::json{{"type", type}, {"loc", std::move(loc)}, {"msg", msg}, {"input", std::move(input)}};
 }
 

@@ -96,7 +96,7 @@ private:
 
 json parse_object(const std::string& body, bool empty_is_object) {
     if (empty_is_object && trim_ascii(body).empty()) return json::object();
-    json value = json::parse(body, nullptr, false);
+    json value = parse_request_json(body);
     if (value.is_discarded() || !value.is_object()) throw bad_request("Malformed JSON request body");
     return value;
 }

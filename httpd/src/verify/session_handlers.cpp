@@ -23,10 +23,13 @@ using nlohmann::json;
 constexpr const char scope_write[] = "sessions:write";
 constexpr const char scope_read[] = "sessions:read";
 
+// Session ids are opaque strings to clients: one that is not a UUID names no
+// session, so it is 404 like an unknown UUID, never a 400 that would tell the
+// caller how ids are made.
 std::string session_id_param(const HttpRequest& request) {
     const auto it = request.path_params.find("session_id");
     const auto id = it == request.path_params.end() ? std::nullopt : canonical_uuid(it->second);
-    if (!id) throw validation_error("sessionId: must be a UUID");
+    if (!id) throw not_found("Session not found");
     return *id;
 }
 
