@@ -149,10 +149,16 @@ class OtherEndpointsBadInputTest(unittest.TestCase):
         self.assertEqual(self.api.get(self.sid).json["consent"]["status"], "not_recorded")
 
     def test_search_body(self):
-        """Search filters are typed and bounded."""
+        """Search filters are typed and bounded; a date-time out of range is 400, never the database's 500."""
         for body, field in (({"limit": 0}, "limit"), ({"limit": 101}, "limit"), ({"limit": "5"}, "limit"),
                             ({"status": "done"}, "status"), ({"createdBefore": "yesterday"}, "createdBefore"),
                             ({"createdBefore": "2026-02-30T00:00:00Z"}, "createdBefore"),
+                            ({"createdBefore": "2024-01-01T10:00:00+25:00"}, "createdBefore"),
+                            ({"createdBefore": "2024-01-01T10:00:00-15:00"}, "createdBefore"),
+                            ({"createdBefore": "2024-01-01T10:00:00+02:60"}, "createdBefore"),
+                            ({"createdBefore": "2024-01-01T25:00:00Z"}, "createdBefore"),
+                            ({"createdBefore": "2024-01-01T10:60:00Z"}, "createdBefore"),
+                            ({"createdBefore": "2024-01-01T10:00:61Z"}, "createdBefore"),
                             ({"idNumber": "<x>"}, "idNumber"), ({"sort": "asc"}, "sort")):
             with self.subTest(body=body):
                 cb.assert_validation(self.api.search(body), field)

@@ -147,10 +147,15 @@ bool timestamp_valid(const std::string& text) {
         if (fraction == 0 || fraction > 6) return false;
         at += 1 + fraction;
     }
+    // In range, not just digits: the database refuses hour 25 or offset +25:00
+    // and that must be a 400 here, not its error. Offsets are the real ones
+    // (-14:00 to +14:00).
+    const auto number = [&text](std::size_t from) { return (text[from] - '0') * 10 + (text[from + 1] - '0'); };
+    if (number(11) > 23 || number(14) > 59 || number(17) > 59) return false;
     const std::string zone = text.substr(at);
     if (zone == "Z") return true;
     return zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && digits(zone, 1, 2) && zone[3] == ':' &&
-           digits(zone, 4, 2);
+           digits(zone, 4, 2) && (zone[1] - '0') * 10 + (zone[2] - '0') <= 14 && (zone[4] - '0') * 10 + (zone[5] - '0') <= 59;
 }
 
 bool id_number_valid(const std::string& text) {
