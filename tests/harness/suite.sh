@@ -39,6 +39,7 @@ readonly SERVER_LOG_LINES=50
 readonly CTEST_TIMEOUT_S=300    # per GoogleTest binary
 readonly PROVE_TIMEOUT_S=600    # per pg_prove run
 readonly E2E_TIMEOUT_S=1200     # the whole Python suite
+E2E_PATTERN='test_*.py'         # the modules of the e2e step (fuzz-http: the campaign alone)
 
 # Durability is pointless in a cluster that is deleted afterwards.
 readonly TEST_PG_SETTINGS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100"
@@ -491,8 +492,8 @@ e2e_server_stop() {
 }
 
 step_e2e() {
-    if ! compgen -G 'tests/e2e/test_*.py' >/dev/null; then
-        record e2e SKIP 0 0 "no tests/e2e/test_*.py files"
+    if ! compgen -G "tests/e2e/$E2E_PATTERN" >/dev/null; then
+        record e2e SKIP 0 0 "no tests/e2e/$E2E_PATTERN files"
         return 0
     fi
     if [[ ! -x $COREBANKD ]]; then
@@ -527,7 +528,7 @@ step_e2e() {
         CB_MAIL_DIR="$TEST_TMP/mail" CB_CLI="$COREBANKD" CB_DATA_KEY_FILE="$TEST_TMP/secrets/data.key" \
         CB_ROOT="$ROOT" PYTHONDONTWRITEBYTECODE=1 \
         CORE_DATA_KEY_FILE="$TEST_TMP/secrets/data.key" CORE_MAIL_DIR="$TEST_TMP/mail" \
-        timeout --foreground --kill-after=10 "$E2E_TIMEOUT_S" /usr/bin/python3 -m unittest discover -s tests/e2e -p 'test_*.py' -v \
+        timeout --foreground --kill-after=10 "$E2E_TIMEOUT_S" /usr/bin/python3 -m unittest discover -s tests/e2e -p "$E2E_PATTERN" -v \
         2>&1 | tee "$out" || rc=$?
     exit_if_interrupted "$rc"
     read -r passed failed skipped < <(parse_unittest "$out" "$rc")
@@ -648,6 +649,33 @@ suite_scrub_environment() {
     while IFS= read -r name; do
         unset "$name"
     done < <(compgen -e | grep '^CORE_' || true)
+}
+
+# suite_campaign_main CASES SECONDS: ./corebank fuzz-http, the generated
+# bad-input campaign (tests/e2e/test_bad_input_campaign.py) alone, with its own
+# budget, against a throwaway cluster and corebankd as the e2e step runs them.
+suite_campaign_main() {
+    cd "$ROOT" || die "cannot enter $ROOT"
+    suite_scrub_environment
+    trap suite_on_exit EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    ensure_packages
+    TEST_TMP=$(mktemp -d -p /tmp)
+    chmod 755 "$TEST_TMP"
+    export CB_CAMPAIGN_CASES=$1 CB_CAMPAIGN_SECONDS=$2
+    E2E_PATTERN=test_bad_input_campaign.py
+    if step_build; then
+        if test_cluster_start; then
+            step_e2e
+        else
+            record cluster FAIL 0 1 "the throwaway PostgreSQL cluster did not start"
+        fi
+    fi
+    suite_teardown
+    local rc=0
+    print_summary || rc=1
+    exit "$rc"
 }
 
 suite_main() {
