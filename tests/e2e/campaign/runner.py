@@ -86,7 +86,7 @@ def run(contexts, cases, seconds, run_seed=DEFAULT_SEED, known_failure=None, pro
                 result.findings.append(finding)
         elif not verdict.documented(case, resp):
             result.undocumented.append(Finding(case, status, [f"status {status} is not documented"]))
-        if progress and result.cases % 250 == 0:
+        if progress and result.cases % 1000 == 0:
             progress(f"{result.cases} cases, {len(result.findings)} findings, {time.monotonic() - started:.0f} s")
 
     # One Hypothesis run per (operation, kind), so that every operation and
