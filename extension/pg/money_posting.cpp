@@ -32,7 +32,6 @@ using nlohmann::json;
 namespace mr = core::money_request;
 namespace rules = core::posting_rules;
 
-constexpr const char idempotency_scope[] = "core.money";
 
 /*---- statements ----*/
 
@@ -415,6 +414,14 @@ void require_object(const JsonbArgument& request) {
 
 }  // namespace
 
+std::string request_hash(Operation operation, const JsonbArgument& request) {
+    // The text of jsonb_build_object('operation', <op>, 'request', <request>),
+    // which 1.7 hashed: jsonb orders keys by length, "request" first.
+    const std::string claimed =
+        std::string("{\"request\": ") + request.text() + ", \"operation\": \"" + operation_name(operation) + "\"}";
+    return core::sha256(std::string(idempotency_scope) + "\n" + claimed);
+}
+
 std::optional<Operation> operation_named(const std::string& name) {
     for (const Operation operation : {Operation::deposit, Operation::withdrawal, Operation::transfer, Operation::fee}) {
         if (name == operation_name(operation)) return operation;
@@ -429,12 +436,7 @@ Datum run(Operation operation, const JsonbArgument& request, const std::optional
     const std::optional<std::string> key =
         mr::text(members["idempotencyKey"], "idempotencyKey", mr::idempotency_key_length_max);
     if (key) {
-        // The text of jsonb_build_object('operation', <op>, 'request', <request>),
-        // which 1.7 hashed: jsonb orders keys by length, "request" first.
-        const std::string claimed = std::string("{\"request\": ") + request.text() + ", \"operation\": \"" +
-                                    operation_name(operation) + "\"}";
-        const posting::Claim claim =
-            posting::idempotency_claim(idempotency_scope, *key, core::sha256(std::string(idempotency_scope) + "\n" + claimed));
+        const posting::Claim claim = posting::idempotency_claim(idempotency_scope, *key, request_hash(operation, request));
         if (claim.replay) return claim.response;
     }
     const std::string transaction_id = post_operation(operation, members, *actor_id, true);

@@ -39,6 +39,13 @@ enum class Operation { deposit, withdrawal, transfer, fee };
 // "deposit", "withdrawal", "transfer", "fee"; nullopt for another name.
 std::optional<Operation> operation_named(const std::string& name);
 
+// The idempotency scope of the money operations, and the hash a request is
+// claimed under (1.7's, so that a key claimed before an upgrade replays
+// after it). posting_group.cpp claims single requests of a group with the
+// same scope and hash, so a key replays through either path.
+inline constexpr const char idempotency_scope[] = "core.money";
+std::string request_hash(Operation operation, const JsonbArgument& request);
+
 // The SQL faces corebank.core_deposit, core_withdraw, core_transfer and
 // core_fee: the posted TransactionResponse (a Datum for returning), or the
 // stored response of an earlier request with the same idempotencyKey.

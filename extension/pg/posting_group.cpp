@@ -33,8 +33,8 @@ namespace mr = core::money_request;
 namespace rules = core::posting_rules;
 namespace td = transfer_decider;
 
-// The single path's scope (pg/money_posting.cpp): a key claimed here replays there and back.
-constexpr const char idempotency_scope[] = "core.money";
+// The single path's scope (pg/money_posting.hpp): a key claimed here replays there and back.
+using money::idempotency_scope;
 
 // Claims the keys not held by anyone (a concurrent holder is waited for, as
 // the single path's claim waits); returns the keys this call now holds. In
@@ -65,8 +65,6 @@ constexpr const char store_responses_sql[] =
 // One request of the group as the single path reads it: its members, or why
 // it goes alone.
 struct Request {
-    std::string operation;
-    std::optional<std::string> actor_id;
     Transfer transfer;
     td::Origin origin;
     std::optional<std::string> key;
@@ -111,13 +109,7 @@ void read_transfer(const JsonbArgument& body, Request& request) {
     request.origin.channel = mr::channel(body.member("channel"));
     request.origin.description = mr::trimmed(body.member("description"), "description", mr::description_length_max);
     request.key = mr::text(body.member("idempotencyKey"), "idempotencyKey", mr::idempotency_key_length_max);
-    if (request.key) {
-        // The single path's hash (money_posting.cpp, run): the text of
-        // jsonb_build_object('operation', <op>, 'request', <request>).
-        const std::string claimed =
-            std::string("{\"request\": ") + body.text() + ", \"operation\": \"" + request.operation + "\"}";
-        request.request_hash = core::sha256(std::string(idempotency_scope) + "\n" + claimed);
-    }
+    if (request.key) request.request_hash = money::request_hash(money::Operation::transfer, body);
 }
 
 // The envelope {"operation": ..., "request": {...}} of requests[index].
@@ -133,10 +125,8 @@ Request read_request(const JsonbArgument& element, std::size_t index, const std:
     if (!actor) malformed("actors[" + std::to_string(index) + "]: is required");
 
     Request request;
-    request.operation = *operation;
-    request.actor_id = actor;
     request.origin.actor_id = *actor;
-    if (request.operation != "transfer") {
+    if (*operation != "transfer") {
         request.alone = "only transfers are decided in a group";
         return request;
     }
@@ -217,21 +207,15 @@ std::map<std::string, std::optional<std::string>> actor_branches(const std::vect
 }
 
 // Stores each keyed posted request's response under its key (claimed by this call).
-void store_responses(const std::vector<Request>& requests, const std::vector<std::string>& posted_ids,
-                     const std::vector<std::string>& responses) {
+void store_responses(const std::vector<Request>& requests) {
     std::vector<std::string> keys, hashes, ids, stored;
-    std::size_t next = 0;
     for (const Request& r : requests) {
-        if (!r.posted) continue;
-        CB_CHECK(posted_ids.at(next) == r.posted->header.id);
-        if (r.key) {
-            CB_CHECK(r.claimed);
-            keys.push_back(*r.key);
-            hashes.push_back(core::hex_encode(r.request_hash));
-            ids.push_back(posted_ids[next]);
-            stored.push_back(responses.at(next));
-        }
-        ++next;
+        if (!r.posted || !r.key) continue;
+        CB_CHECK(r.claimed);
+        keys.push_back(*r.key);
+        hashes.push_back(core::hex_encode(r.request_hash));
+        ids.push_back(r.posted->header.id);
+        stored.push_back(r.response);
     }
     if (keys.empty()) return;
     const std::size_t count = keys.size();
@@ -386,17 +370,9 @@ std::string run(const JsonbArgument& requests_json, const std::vector<std::optio
     }
 
     // Stored under each key in one statement: a replay of a key answers these same bytes.
-    std::vector<std::string> posted_ids;
-    std::vector<std::string> responses;
-    for (const Request& r : requests) {
-        if (!r.posted) continue;
-        posted_ids.push_back(r.posted->header.id);
-        responses.push_back(r.response);
-    }
-    if (!posted_ids.empty()) store_responses(requests, posted_ids, responses);
+    store_responses(requests);
 
     std::string answers = "[";
-    std::size_t next_response = 0;
     for (std::size_t index = 0; index < count; ++index) {
         const Request& r = requests[index];
         if (index > 0) answers += ", ";
@@ -405,10 +381,9 @@ std::string run(const JsonbArgument& requests_json, const std::vector<std::optio
             answers += json{{"status", "ALONE"}, {"reason", *r.alone}}.dump(-1, ' ', false, json::error_handler_t::replace);
             continue;
         }
-        CB_CHECK(!r.alone.has_value() && posted_ids.at(next_response) == r.posted->header.id);
-        answers += "{\"status\": \"POSTED\", \"response\": " + responses.at(next_response++) + "}";
+        CB_CHECK(!r.alone.has_value() && !r.response.empty());
+        answers += "{\"status\": \"POSTED\", \"response\": " + r.response + "}";
     }
-    CB_CHECK(next_response == responses.size());
     answers += "]";
     return answers;
 }
