@@ -67,27 +67,45 @@ std::optional<std::int32_t> int4(FunctionCallInfo fcinfo, int index) {
     return static_cast<std::int32_t>(PG_GETARG_INT32(index));
 }
 
+namespace {
+
+// The elements of a one-dimensional array argument (not NULL), at most
+// `elements_max` of them (CBV00 otherwise); the Datums point into the
+// argument's detoasted copy.
+struct ArrayElements {
+    Datum* datums;
+    bool* nulls;
+    int count;
+};
+
+ArrayElements array_elements(FunctionCallInfo fcinfo, int index, const char* name, std::size_t elements_max,
+                             Oid element_type, int element_length, char element_align) {
+    struct Deconstructed {
+        ArrayElements elements;
+        int dimensions;
+    };
+    const Deconstructed out = pg_guard([&]() noexcept {
+        Deconstructed result{{nullptr, nullptr, 0}, 0};
+        ArrayType* array = PG_GETARG_ARRAYTYPE_P(index);
+        result.dimensions = ARR_NDIM(array);
+        deconstruct_array(array, element_type, element_length, false, element_align, &result.elements.datums,
+                          &result.elements.nulls, &result.elements.count);
+        return result;
+    });
+    if (out.dimensions > 1) throw_validation(std::string(name) + ": must be a one-dimensional array");
+    if (static_cast<std::size_t>(out.elements.count) > elements_max) {
+        throw_validation(std::string(name) + ": must have at most " + std::to_string(elements_max) + " elements");
+    }
+    return out.elements;
+}
+
+}  // namespace
+
 std::optional<std::vector<std::string>> text_array(FunctionCallInfo fcinfo, int index, const char* name,
                                                    std::size_t elements_max) {
     check_index(fcinfo, index);
     if (PG_ARGISNULL(index)) return std::nullopt;
-    struct Elements {
-        Datum* datums;
-        bool* nulls;
-        int count;
-        int dimensions;
-    };
-    const Elements elements = pg_guard([&]() noexcept {
-        Elements out{nullptr, nullptr, 0, 0};
-        ArrayType* array = PG_GETARG_ARRAYTYPE_P(index);
-        out.dimensions = ARR_NDIM(array);
-        deconstruct_array(array, TEXTOID, -1, false, TYPALIGN_INT, &out.datums, &out.nulls, &out.count);
-        return out;
-    });
-    if (elements.dimensions > 1) throw_validation(std::string(name) + ": must be a one-dimensional array");
-    if (static_cast<std::size_t>(elements.count) > elements_max) {
-        throw_validation(std::string(name) + ": must have at most " + std::to_string(elements_max) + " elements");
-    }
+    const ArrayElements elements = array_elements(fcinfo, index, name, elements_max, TEXTOID, -1, TYPALIGN_INT);
     std::vector<std::string> strings;
     strings.reserve(static_cast<std::size_t>(elements.count));
     for (int element = 0; element < elements.count; ++element) {
@@ -102,23 +120,8 @@ std::optional<std::vector<std::optional<std::string>>> uuid_array(FunctionCallIn
                                                                    std::size_t elements_max) {
     check_index(fcinfo, index);
     if (PG_ARGISNULL(index)) return std::nullopt;
-    struct Elements {
-        Datum* datums;
-        bool* nulls;
-        int count;
-        int dimensions;
-    };
-    const Elements elements = pg_guard([&]() noexcept {
-        Elements out{nullptr, nullptr, 0, 0};
-        ArrayType* array = PG_GETARG_ARRAYTYPE_P(index);
-        out.dimensions = ARR_NDIM(array);
-        deconstruct_array(array, UUIDOID, UUID_LEN, false, TYPALIGN_CHAR, &out.datums, &out.nulls, &out.count);
-        return out;
-    });
-    if (elements.dimensions > 1) throw_validation(std::string(name) + ": must be a one-dimensional array");
-    if (static_cast<std::size_t>(elements.count) > elements_max) {
-        throw_validation(std::string(name) + ": must have at most " + std::to_string(elements_max) + " elements");
-    }
+    const ArrayElements elements =
+        array_elements(fcinfo, index, name, elements_max, UUIDOID, UUID_LEN, TYPALIGN_CHAR);
     std::vector<std::optional<std::string>> uuids;
     uuids.reserve(static_cast<std::size_t>(elements.count));
     for (int element = 0; element < elements.count; ++element) {
