@@ -395,41 +395,60 @@ std::vector<std::string> collect_accounts(std::uint64_t rows, Accounts& accounts
 
 }  // namespace
 
-Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
-    const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
-    Accounts accounts;
-    if (deltas.empty()) return accounts;
-    std::vector<std::string> all;
-    for (const auto& entry : deltas) all.push_back(entry.first);
-    if (!for_update) {
-        collect_accounts(spi::execute_generic(read_accounts_sql, {spi::Arg::text_array(all)}), accounts, false);
-    } else {
-        // One account at a time in id order (canonical UUID text orders as
-        // the uuid does), as every other locker of these rows: the batch
-        // (FOR UPDATE, id order) and the lifecycle moves (one row). A debit
-        // waits; a credit takes the row when no other posting holds it, else
-        // shares it and goes into a stripe. Only a debit or a lifecycle move
-        // makes a credit wait.
-        for (const auto& [id, delta] : deltas) {
-            const std::vector<std::string> one{id};
-            if (rules::direction_of(delta) == rules::Direction::debit) {
-                CB_CHECK(collect_accounts(spi::execute_generic(lock_debited_sql, {spi::Arg::text_array(one)}),
-                                          accounts, false).size() <= 1);
-                continue;
-            }
-            if (!collect_accounts(spi::execute_generic(try_lock_credited_sql, {spi::Arg::text_array(one)}), accounts,
-                                  false).empty()) {
-                continue;
-            }
-            collect_accounts(spi::execute_generic(share_credited_sql, {spi::Arg::text_array(one)}), accounts, true);
-        }
-    }
-    // The balance rules judge balance_minor plus the committed credit stripes.
-    for (const auto& [id, credits] : credit_stripe_totals(all)) {
+namespace {
+
+// The balance rules judge balance_minor plus the committed credit stripes.
+void add_committed_credits(const std::vector<std::string>& ids, Accounts& accounts) {
+    for (const auto& [id, credits] : credit_stripe_totals(ids)) {
         const auto account = accounts.find(id);
         if (account == accounts.end()) continue;
         CB_CHECK(!__builtin_add_overflow(account->second.balance_minor, credits, &account->second.balance_minor));
     }
+}
+
+}  // namespace
+
+Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
+    const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
+    if (for_update) {
+        std::map<std::string, rules::Direction> directions;
+        for (const auto& [id, delta] : deltas) directions.emplace(id, rules::direction_of(delta));
+        return lock_accounts(directions);
+    }
+    Accounts accounts;
+    if (deltas.empty()) return accounts;
+    std::vector<std::string> all;
+    for (const auto& entry : deltas) all.push_back(entry.first);
+    collect_accounts(spi::execute_generic(read_accounts_sql, {spi::Arg::text_array(all)}), accounts, false);
+    add_committed_credits(all, accounts);
+    return accounts;
+}
+
+Accounts lock_accounts(const std::map<std::string, rules::Direction>& directions) {
+    Accounts accounts;
+    if (directions.empty()) return accounts;
+    std::vector<std::string> all;
+    // One account at a time in id order (canonical UUID text orders as
+    // the uuid does), as every other locker of these rows: the batch
+    // (FOR UPDATE, id order) and the lifecycle moves (one row). A debit
+    // waits; a credit takes the row when no other posting holds it, else
+    // shares it and goes into a stripe. Only a debit or a lifecycle move
+    // makes a credit wait.
+    for (const auto& [id, direction] : directions) {
+        all.push_back(id);
+        const std::vector<std::string> one{id};
+        if (direction == rules::Direction::debit) {
+            CB_CHECK(collect_accounts(spi::execute_generic(lock_debited_sql, {spi::Arg::text_array(one)}), accounts,
+                                      false).size() <= 1);
+            continue;
+        }
+        if (!collect_accounts(spi::execute_generic(try_lock_credited_sql, {spi::Arg::text_array(one)}), accounts,
+                              false).empty()) {
+            continue;
+        }
+        collect_accounts(spi::execute_generic(share_credited_sql, {spi::Arg::text_array(one)}), accounts, true);
+    }
+    add_committed_credits(all, accounts);
     return accounts;
 }
 

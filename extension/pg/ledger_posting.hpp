@@ -110,6 +110,11 @@ std::vector<Line> lines_from_result(std::uint64_t rows);
 // moves and the batch take FOR UPDATE and wait for both.
 Accounts load_accounts(const std::vector<Line>& lines, bool for_update);
 
+// The locking of load_accounts(lines, true) for accounts whose direction the
+// caller knows: a group of postings locks an account as debited when any of
+// them debits it (pg/posting_group.hpp).
+Accounts lock_accounts(const std::map<std::string, core::posting_rules::Direction>& directions);
+
 // The committed credits in stripes per account (accounts without any are
 // absent). Read after the account rows are locked (see load_accounts).
 std::map<std::string, std::int64_t> credit_stripe_totals(const std::vector<std::string>& account_ids);

@@ -171,21 +171,13 @@ void claim_keys(std::vector<Request>& requests) {
 // by any request FOR NO KEY UPDATE, only credited shared when held
 // (posting::load_accounts), with their deposit facts.
 td::AccountStates load_accounts(const std::vector<Request>& requests, posting::Accounts& locked) {
-    std::map<std::string, char> sides;  // account -> 'D' when any request debits it
+    std::map<std::string, rules::Direction> directions;  // debit when any request debits the account
     for (const Request& r : requests) {
         if (r.alone) continue;
-        sides[r.transfer.from_account_id] = 'D';
-        sides.emplace(r.transfer.to_account_id, 'C');
+        directions[r.transfer.from_account_id] = rules::Direction::debit;
+        directions.emplace(r.transfer.to_account_id, rules::Direction::credit);
     }
-    std::vector<posting::Line> lines;  // one line per account: load_accounts reads only its direction
-    for (const auto& [id, side] : sides) {
-        posting::Line line;
-        line.account_id = id;
-        line.side = side;
-        line.amount_minor = 1;
-        lines.push_back(std::move(line));
-    }
-    locked = posting::load_accounts(lines, true);
+    locked = posting::lock_accounts(directions);
     td::AccountStates accounts;
     std::set<std::string> ids;
     for (const auto& [id, account] : locked) {
