@@ -9,20 +9,14 @@
 
 #include "pg/transfer_batch.hpp"
 
-#include <map>
 #include <optional>
 #include <set>
 #include <utility>
 #include <vector>
 
-#include "core/crypto.hpp"
 #include "core/errors.hpp"
-#include "core/ledger_chain.hpp"
-#include "core/posting_rules.hpp"
 #include "pg/check.hpp"
-#include "pg/deposits_posting.hpp"
 #include "pg/ledger_common.hpp"
-#include "pg/ledger_guard.hpp"
 #include "pg/ledger_posting.hpp"
 #include "pg/spi.hpp"
 #include "pg/transfer_decider.hpp"
@@ -35,7 +29,6 @@ using core::transfer_batch::Transfer;
 using core::transfer_batch::TransferBatch;
 using namespace transfer_decider;
 using nlohmann::json;
-namespace rules = core::posting_rules;
 
 /*---- statements ----*/
 
