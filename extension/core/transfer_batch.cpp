@@ -1,13 +1,10 @@
 // transfer_batch.cpp: see transfer_batch.hpp.
 #include "core/transfer_batch.hpp"
 
-#include <string>
-#include <unordered_set>
-#include <vector>
-
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_unique_keys.hpp"
 #include "core/ledger.hpp"
 
 namespace corebank::core::transfer_batch {
@@ -27,22 +24,14 @@ constexpr int json_depth_max = 6;
 
 json parse_json(std::string_view text) {
     if (text.size() > request_bytes_max) invalid("request", "must be at most 4 MiB");
-    // A key named twice in one object is refused as well: RFC 8259 leaves its
-    // meaning open and parsers disagree on which value wins.
-    std::vector<std::unordered_set<std::string>> open_objects;  // the keys seen, per open object
-    const json::parser_callback_t guard = [&open_objects](int depth, json::parse_event_t event, json& value) {
+    // A key named twice in one object is refused as well (core/json_unique_keys.hpp).
+    JsonUniqueKeys keys;
+    const json::parser_callback_t guard = [&keys](int depth, json::parse_event_t event, json& value) {
         if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
             depth >= json_depth_max) {
             invalid("request", "is nested too deeply");
         }
-        if (event == json::parse_event_t::object_start) {
-            open_objects.emplace_back();
-        } else if (event == json::parse_event_t::object_end) {
-            if (!open_objects.empty()) open_objects.pop_back();
-        } else if (event == json::parse_event_t::key && !open_objects.empty() &&
-                   !open_objects.back().insert(value.get<std::string>()).second) {
-            invalid("request", "names a key twice in one object");
-        }
+        if (!keys.accept(event, value)) invalid("request", "names a key twice in one object");
         return true;
     };
     json root = json::parse(text.begin(), text.end(), guard, false);

@@ -1,10 +1,9 @@
 #include "json_body.hpp"
 
 #include <cassert>
-#include <unordered_set>
-#include <vector>
 
 #include "api_error.hpp"
+#include "core/json_unique_keys.hpp"
 
 namespace corebank::httpd {
 
@@ -17,21 +16,15 @@ std::string trim_ascii(const std::string& text) {
 }
 
 nlohmann::json parse_request_json(const std::string& text, bool allow_exceptions, std::string* duplicate_key) {
-    using event_t = nlohmann::json::parse_event_t;
-    std::vector<std::unordered_set<std::string>> open_objects;  // the keys seen, per open object
+    core::JsonUniqueKeys keys;
     bool duplicate = false;
     auto parsed = nlohmann::json::parse(
         text,
-        [&](int /*depth*/, event_t event, nlohmann::json& value) {
-            if (event == event_t::object_start) {
-                open_objects.emplace_back();
-            } else if (event == event_t::object_end) {
-                if (!open_objects.empty()) open_objects.pop_back();
-            } else if (event == event_t::key && !duplicate && !open_objects.empty()) {
-                if (!open_objects.back().insert(value.get<std::string>()).second) {
-                    duplicate = true;
-                    if (duplicate_key) *duplicate_key = value.get<std::string>().substr(0, 64);
-                }
+        [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& value) {
+            // Every event goes to `keys` (it follows the open objects); the first repeat is named.
+            if (!keys.accept(event, value) && !duplicate) {
+                duplicate = true;
+                if (duplicate_key) *duplicate_key = keys.repeated().substr(0, 64);
             }
             return true;
         },
