@@ -25,7 +25,8 @@ SELECT tables_are('corebank', ARRAY[
     'passbooks', 'passbook_marks', 'standing_orders', 'standing_order_executions',
     'verify_sessions', 'verify_consents', 'verify_captures', 'verify_session_events', 'verify_idempotency_keys',
     'verify_webhook_endpoints', 'verify_webhook_events', 'verify_webhook_deliveries',
-    'data_migrations', 'banks'],
+    'data_migrations', 'banks',
+    'eod_job_kinds', 'eod_runner', 'eod_jobs', 'eod_job_units'],
     'corebank holds exactly the identity, ledger and event tables of the contracts');
 
 SELECT col_is_pk('corebank', 'auth_users', 'id', 'auth_users: id is the primary key');
@@ -195,6 +196,10 @@ SELECT set_eq(
       'corebank.core_transfer(jsonb,uuid)',
       'corebank.core_transfer_batch(jsonb,uuid)',
       'corebank.core_postings(jsonb,uuid[])',
+      'corebank.eod_step(text)',
+      'corebank.core_jobs_list(date,text,text,integer,integer)',
+      'corebank.core_jobs_get(uuid)',
+      'corebank.core_jobs_runner()',
       'corebank.core_fee(jsonb,uuid)',
       'corebank.core_fx_rates_set(jsonb,uuid)',
       'corebank.core_fx_rates_get(text,text,date)',
