@@ -194,6 +194,13 @@ inline constexpr Setting posting_group_lanes =
             "Requests that arrive while every lane is busy wait and are posted together (up to 256) when a lane "
             "frees; no timer, so a request alone is never delayed. "
             "[posting-group.md](design/posting-group.md).");
+inline constexpr Setting eod_runner_interval_s =
+    integer("eod_runner_interval_s", core_banking, Side::tier, 60, 0, 3600, "s",
+            "How often each corebankd process wakes the end-of-day runner, which closes every business date before "
+            "today in order (interest, standing orders, dormancy, ...); 0: this process never runs it.",
+            "Any number of processes may run it: the database hands each unit of work to one of them. Keep it on in "
+            "at least one process, or schedule `CALL corebank_internal.eod_run()` with pg_cron instead. "
+            "[operations.md](operations.md).");
 
 /*---- verification sessions ----*/
 inline constexpr Setting verify_public_url =
@@ -262,7 +269,7 @@ inline constexpr const Setting* all[] = {
     &login_rate_window_s, &reset_rate_limit, &reset_rate_window_s, &signing_key_rotation_days, &reset_link_base,
     &app_name,
     &mail_transport, &mail_dir, &smtp_url, &smtp_allow_plaintext, &mail_from, &data_key_file,
-    &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes,
+    &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes, &eod_runner_interval_s,
     &verify_public_url, &verify_session_lifetime_s, &verify_client_token_ttl_s, &verify_image_bytes_max,
     &verify_check_provider, &verify_webhook_timeout_ms, &verify_webhook_backoff_base_s,
     &verify_webhook_backoff_max_s, &verify_webhook_attempts_max, &verify_webhook_allow_private,

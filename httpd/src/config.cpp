@@ -147,6 +147,7 @@ const std::vector<Entry>& entries() {
                       }),
         integer_entry(t::auth_cache_ttl_ms, &Config::auth_cache_ttl_ms),
         integer_entry(t::posting_group_lanes, &Config::posting_group_lanes),
+        integer_entry(t::eod_runner_interval_s, &Config::eod_runner_interval_s),
         checked_entry(t::verify_public_url,
                       [](Config& c, const std::string& k, const std::string& v) {
                           if (!v.empty() && v.rfind("http://", 0) != 0 && v.rfind("https://", 0) != 0)

@@ -71,6 +71,7 @@ struct Config {
     int auth_cache_ttl_ms = settings_table::auth_cache_ttl_ms.default_integer;
     // Group commit of POST /v1/transfers (docs/design/posting-group.md); 0: off.
     int posting_group_lanes = settings_table::posting_group_lanes.default_integer;
+    int eod_runner_interval_s = settings_table::eod_runner_interval_s.default_integer;
     // verification (docs/verification.md)
     std::string verify_public_url{settings_table::verify_public_url.default_text};  // base of hostedUrl; empty: http://<listen>:<verify_port>
     int verify_session_lifetime_s = settings_table::verify_session_lifetime_s.default_integer;

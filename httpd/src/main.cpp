@@ -9,6 +9,7 @@
 #include "admin_commands.hpp"
 #include "auth/context.hpp"
 #include "banking/context.hpp"
+#include "banking/operations/jobs_command.hpp"
 #include "config.hpp"
 #include "core/settings_render.hpp"
 #include "events/context.hpp"
@@ -27,6 +28,7 @@ void usage() {
                  "       corebankd routes\n"
                  "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n"
                  "       corebankd webhook-add --url URL | webhook-list | webhook-disable --id ID\n"
+                 "       corebankd jobs [run] [--date D] [--job NAME] [--state S] [--size N] [--json]\n"
                  "       corebankd settings conf|markdown|pgtap\n";
 }
 
@@ -111,6 +113,7 @@ int main(int argc, char** argv) {
     if (command == "webhook-add") return run_webhook_add(config, args);
     if (command == "webhook-list") return run_webhook_list(config, args);
     if (command == "webhook-disable") return run_webhook_disable(config, args);
+    if (command == "jobs") return core_banking::run_jobs_command(config, args);
     usage();
     return 2;
 }

@@ -21,6 +21,7 @@
 #include "auth/statements.hpp"
 #include "banking/context.hpp"
 #include "banking/deposits/statement_cursor.hpp"
+#include "banking/operations/eod_timer.hpp"
 #include "banking/rate_flusher.hpp"
 #include "db_listener.hpp"
 #include "data_key.hpp"
@@ -46,6 +47,9 @@ std::vector<std::pair<std::string, std::string>> connection_settings(const Confi
     for (auto& setting : database_settings(c)) settings.push_back(std::move(setting));
     return settings;
 }
+
+// The statement timeout of the end-of-day runner's own connection.
+constexpr int eod_step_timeout_ms = 600'000;
 
 // Lapses overdue parked changes and prunes API-key rate counters.
 const Statement core_maintenance{"core_maintenance", "SELECT corebank.core_maintenance()::text", 0};
@@ -160,6 +164,13 @@ int run_server(const Config& config) {
         if (!config.read_database_url.empty()) log_info("reads of statements and transactions go to read_database_url");
         WorkerPool pool(config.db_pool_size, make_worker_db);
         Maintenance maintenance(make_db(), context->verifier);
+        // The end-of-day runner's connection: one step may accrue a whole
+        // bank's interest, so its statements may run up to ten minutes.
+        auto eod_settings = settings;
+        for (auto& setting : eod_settings)
+            if (setting.first == "statement_timeout") setting.second = std::to_string(eod_step_timeout_ms);
+        core_banking::EodTimer eod_timer(std::make_unique<Db>(config.database_url, eod_settings),
+                                         std::chrono::seconds(config.eod_runner_interval_s));
 
         Service identity_service(service_options(config, "identity", config.identity_port),
                                  auth::make_router(context), &pool);
@@ -227,6 +238,7 @@ int run_server(const Config& config) {
         Service events_service(events_options, events::make_router(event_service), &pool);
 
         maintenance.start();
+        eod_timer.start();
         if (listener) listener->start();
         if (flusher) flusher->start();
         mail.start();
@@ -248,6 +260,7 @@ int run_server(const Config& config) {
         mail.stop();
         webhooks.stop();
         maintenance.stop();
+        eod_timer.stop();
         if (listener) listener->stop();
         if (flusher) flusher->stop();
         log_info("corebankd stopped");

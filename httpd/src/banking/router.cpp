@@ -2,6 +2,7 @@
 #include "banking/deposits/handlers.hpp"
 #include "banking/handlers.hpp"
 #include "banking/ledger/handlers.hpp"
+#include "banking/operations/handlers.hpp"
 #include "banking/platform_info.hpp"
 #include "banking/statements.hpp"
 
@@ -73,6 +74,10 @@ void add_deposit_routes(Router& r, const std::shared_ptr<const Context>& c) {
     r.add(worker("GET", "/v1/accounts/:id/interest/accruals", account_interest_accruals, c));
     r.add(worker("POST", "/v1/interest/run", interest_run, c));
     r.add(worker("POST", "/v1/dormancy/run", dormancy_run, c));
+    // the end-of-day runner (issue 13, docs/operations.md)
+    r.add(worker("GET", "/v1/jobs", jobs_list, c));
+    r.add(worker("POST", "/v1/jobs/run", jobs_run, c));
+    r.add(worker("GET", "/v1/jobs/:id", job_get, c));
     // money and exchange rates
     r.add(worker("POST", "/v1/deposits", money_deposit, c));
     r.add(worker("POST", "/v1/withdrawals", money_withdraw, c));
