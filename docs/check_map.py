@@ -39,7 +39,7 @@ def read_all(pattern_roots):
 def sql_objects(sql_texts):
     names, triggers = set(), set()
     object_re = re.compile(
-        r"\b(?:FUNCTION|TABLE|SEQUENCE|VIEW|TYPE|DOMAIN)\s+(?:IF\s+NOT\s+EXISTS\s+)?(corebank(?:_internal)?\.\w+)", re.I)
+        r"\b(?:FUNCTION|PROCEDURE|TABLE|SEQUENCE|VIEW|TYPE|DOMAIN)\s+(?:IF\s+NOT\s+EXISTS\s+)?(corebank(?:_internal)?\.\w+)", re.I)
     trigger_re = re.compile(r"\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?TRIGGER\s+(\w+)", re.I)
     for text in sql_texts.values():
         names.update(m.group(1).lower() for m in object_re.finditer(text))

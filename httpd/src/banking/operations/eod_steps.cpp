@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <stdexcept>
+
 #include <nlohmann/json.hpp>
 
 #include "banking/operations/statements.hpp"
@@ -21,6 +23,17 @@ const char* eod_stop_name(EodStop stop) {
 
 EodRun run_eod_steps(Db& db, const std::string& worker, std::int64_t max_steps, std::chrono::milliseconds budget,
                      int step_timeout_ms, const std::function<bool()>& stopping) {
+    const auto step = [&db, &worker, step_timeout_ms] {
+        return (step_timeout_ms > 0 ? db.exec_with_timeout(sql::eod_step, {worker}, step_timeout_ms)
+                                    : db.exec(sql::eod_step, {worker}))
+            .scalar()
+            .value_or("null");
+    };
+    return run_eod_steps(step, max_steps, budget, stopping);
+}
+
+EodRun run_eod_steps(const std::function<std::string()>& next_step, std::int64_t max_steps,
+                     std::chrono::milliseconds budget, const std::function<bool()>& stopping) {
     const auto deadline = std::chrono::steady_clock::now() + budget;
     EodRun run;
     for (;;) {
@@ -36,13 +49,10 @@ EodRun run_eod_steps(Db& db, const std::string& worker, std::int64_t max_steps, 
             run.stop = EodStop::stopping;
             return run;
         }
-        run.last_step = (step_timeout_ms > 0 ? db.exec_with_timeout(sql::eod_step, {worker}, step_timeout_ms)
-                                             : db.exec(sql::eod_step, {worker}))
-                            .scalar()
-                            .value_or("{}");
+        run.last_step = next_step();
         ++run.steps;
-        // The database wrote this JSON; a step it cannot parse is its bug.
-        const auto step = nlohmann::json::parse(run.last_step);
+        const auto step = nlohmann::json::parse(run.last_step, nullptr, false);
+        if (!step.is_object()) throw std::runtime_error("eod_step answered something that is not a JSON object");
         const std::string kind = step.value("step", "");
         if (kind == "idle") {
             run.stop = EodStop::idle;

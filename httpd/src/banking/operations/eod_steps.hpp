@@ -27,10 +27,16 @@ struct EodRun {
     std::string last_step;           // the last step's JSON, as the database wrote it
 };
 
-// Calls eod_step(worker) until it answers idle or waiting, `max_steps` steps
-// are done, `budget` has passed, or `stopping()` says so. Each step is its
-// own transaction (autocommit), under statement_timeout `step_timeout_ms`
-// (0: the connection's own). Database errors propagate.
+// Takes steps (`next_step` returns one step's JSON) until one answers idle
+// or waiting, `max_steps` steps are done, `budget` has passed, or
+// `stopping()` says so. Errors of `next_step` propagate; a step that is not
+// a JSON object throws std::runtime_error.
+EodRun run_eod_steps(const std::function<std::string()>& next_step, std::int64_t max_steps,
+                     std::chrono::milliseconds budget, const std::function<bool()>& stopping = {});
+
+// The same with corebank.eod_step(worker) on `db` as the step: each step is
+// its own transaction (autocommit), under statement_timeout
+// `step_timeout_ms` (0: the connection's own).
 EodRun run_eod_steps(Db& db, const std::string& worker, std::int64_t max_steps, std::chrono::milliseconds budget,
                      int step_timeout_ms, const std::function<bool()>& stopping = {});
 
