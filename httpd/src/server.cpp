@@ -147,6 +147,7 @@ int run_server(const Config& config) {
         webhook_settings.backoff_max_s = config.verify_webhook_backoff_max_s;
         webhook_settings.attempts_max = config.verify_webhook_attempts_max;
         webhook_settings.stale_processing_s = verify::stale_processing_s;
+        webhook_settings.allow_private = config.verify_webhook_allow_private;
         verify::WebhookSender webhooks(make_db(), context->data_key, webhook_settings);
 
         // With read_database_url, each worker's connection gets a second one to

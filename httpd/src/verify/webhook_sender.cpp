@@ -1,7 +1,10 @@
 // webhook_sender.cpp: see webhook_sender.hpp.
 #include "verify/webhook_sender.hpp"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "clock.hpp"
 #include "db.hpp"
@@ -9,6 +12,7 @@
 #include "log.hpp"
 #include "verify/keys.hpp"
 #include "verify/statements.hpp"
+#include "verify/webhook_address.hpp"
 #include "verify/webhook_signature.hpp"
 
 namespace corebank::httpd::verify {
@@ -35,6 +39,37 @@ extern "C" int abort_when_cancelled(void* user, curl_off_t, curl_off_t, curl_off
     return cancel != nullptr && cancel->load() ? 1 : 0;
 }
 
+// What the socket callback saw: the first non-public address refused.
+struct AddressCheck {
+    std::string refused;
+};
+
+// The textual address of a socket address libcurl is about to connect to.
+std::string address_text(const curl_sockaddr* address) {
+    char text[INET6_ADDRSTRLEN] = {};
+    if (address->family == AF_INET) {
+        const auto* in = reinterpret_cast<const sockaddr_in*>(&address->addr);
+        inet_ntop(AF_INET, &in->sin_addr, text, sizeof text);
+    } else if (address->family == AF_INET6) {
+        const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&address->addr);
+        inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
+    }
+    return text;
+}
+
+// libcurl open-socket callback: opens the socket only for a public address
+// (checked when connecting, so a name that resolved publicly at
+// registration and privately now is refused). A non-IP family is refused.
+extern "C" curl_socket_t open_public_socket(void* user, curlsocktype, curl_sockaddr* address) {
+    auto* check = static_cast<AddressCheck*>(user);
+    const std::string text = address_text(address);
+    if (text.empty() || is_non_public_address(text)) {
+        if (check->refused.empty()) check->refused = text.empty() ? "an address that is not IPv4 or IPv6" : text;
+        return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype, address->protocol);
+}
+
 struct CurlDeleter {
     void operator()(CURL* handle) const noexcept { curl_easy_cleanup(handle); }
 };
@@ -45,8 +80,10 @@ struct SlistDeleter {
 }  // namespace
 
 DeliveryResult post_webhook(const std::string& url, const std::string& body, const std::string& signature_header,
-                            const std::string& event_id, int timeout_ms, const std::atomic<bool>* cancel) {
+                            const std::string& event_id, int timeout_ms, bool allow_private,
+                            const std::atomic<bool>* cancel) {
     DeliveryResult result;
+    AddressCheck check;
     std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
     if (!curl) {
         result.error = "curl_easy_init failed";
@@ -78,7 +115,17 @@ DeliveryResult post_webhook(const std::string& url, const std::string& body, con
     curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, abort_when_cancelled);
     curl_easy_setopt(handle, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(cancel));
+    if (!allow_private) {
+        curl_easy_setopt(handle, CURLOPT_PROXY, "");
+        curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, open_public_socket);
+        curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, &check);
+    }
     const CURLcode code = curl_easy_perform(handle);
+    if (!check.refused.empty()) {
+        result.error = "refused: the webhook host resolves to " + check.refused +
+                       ", which is not a public address (verify_webhook_allow_private is false)";
+        return result;
+    }
     long status = 0;
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
     result.http_status = static_cast<int>(status);
@@ -148,7 +195,7 @@ int WebhookSender::deliver_once() {
             // A fresh timestamp per attempt: a receiver's 300 s tolerance
             // must hold for retries hours later too.
             result = post_webhook(url, body, webhook_signature_header(*secret, unix_now(), body), event_id,
-                                  settings_.timeout_ms, &cancel_);
+                                  settings_.timeout_ms, settings_.allow_private, &cancel_);
         }
         const auto status = db_->exec(
             sql::webhook_done,

@@ -34,6 +34,9 @@ struct WebhookSettings {
     int attempts_max = 20;
     int stale_processing_s = 120;
     std::chrono::seconds maintenance_interval{10};
+    // verify_webhook_allow_private: false refuses, at every attempt, to
+    // connect to an address that is not public (webhook_address.hpp).
+    bool allow_private = false;
 };
 
 // The outcome of one HTTP attempt.
@@ -45,8 +48,15 @@ struct DeliveryResult {
 
 // POSTs body to url with the signature header; never throws. When `cancel`
 // turns true the transfer is abandoned (shut-down), counting as a failure.
+// Unless `allow_private`, the address libcurl is about to connect to is
+// checked at that moment (not only when the URL was registered): a host
+// whose name now resolves to a loopback, link-local or private address (DNS
+// rebinding) is a failed attempt that names the address, and no connection
+// is opened. Proxies from the environment are not used, so the address
+// checked is the receiver's.
 DeliveryResult post_webhook(const std::string& url, const std::string& body, const std::string& signature_header,
-                            const std::string& event_id, int timeout_ms, const std::atomic<bool>* cancel = nullptr);
+                            const std::string& event_id, int timeout_ms, bool allow_private,
+                            const std::atomic<bool>* cancel = nullptr);
 
 class WebhookSender {
 public:
