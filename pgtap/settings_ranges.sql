@@ -3,25 +3,27 @@
 --
 -- Goal: each GUC the extension defines has the type, default and range of its row,
 -- which the tier's parser and corebank.conf also take (tests/unit/settings_table_test.cpp),
--- and the extension defines no corebank.* GUC that the table lacks. Method: pg_settings
+-- and the extension defines no corebank.* GUC that the table lacks; the settings that decide
+-- security are superuser-only (context superuser), so no app-role session sets them.
+-- Method: pg_settings
 -- after the module is loaded, against the rows written out at generation.
 BEGIN;
 LOAD 'corebank';
 SELECT plan(1);
 SELECT results_eq(
-    $$SELECT name, vartype, boot_val, min_val, max_val FROM pg_settings
+    $$SELECT name, vartype, boot_val, min_val, max_val, context FROM pg_settings
       WHERE name LIKE 'corebank.%' ORDER BY name COLLATE "C"$$,
     $$VALUES
-        ('corebank.access_token_ttl_s'::text, 'integer'::text, '900'::text, '60'::text, '86400'::text),
-        ('corebank.default_audience'::text, 'string'::text, 'corebank'::text, NULL::text, NULL::text),
-        ('corebank.issuer'::text, 'string'::text, 'http://127.0.0.1:8081'::text, NULL::text, NULL::text),
-        ('corebank.login_rate_limit'::text, 'integer'::text, '20'::text, '1'::text, '100000'::text),
-        ('corebank.login_rate_window_s'::text, 'integer'::text, '60'::text, '1'::text, '86400'::text),
-        ('corebank.refresh_token_ttl_s'::text, 'integer'::text, '2592000'::text, '300'::text, '31536000'::text),
-        ('corebank.reset_rate_limit'::text, 'integer'::text, '5'::text, '1'::text, '100000'::text),
-        ('corebank.reset_rate_window_s'::text, 'integer'::text, '3600'::text, '1'::text, '86400'::text),
-        ('corebank.reset_token_ttl_s'::text, 'integer'::text, '1800'::text, '60'::text, '86400'::text),
-        ('corebank.signing_key_rotation_days'::text, 'integer'::text, '30'::text, '1'::text, '365'::text)$$,
-    'every corebank.* setting has the type, default and range of its row in settings_table.hpp');
+        ('corebank.access_token_ttl_s'::text, 'integer'::text, '900'::text, '60'::text, '86400'::text, 'superuser'::text),
+        ('corebank.default_audience'::text, 'string'::text, 'corebank'::text, NULL::text, NULL::text, 'user'::text),
+        ('corebank.issuer'::text, 'string'::text, 'http://127.0.0.1:8081'::text, NULL::text, NULL::text, 'user'::text),
+        ('corebank.login_rate_limit'::text, 'integer'::text, '20'::text, '1'::text, '100000'::text, 'superuser'::text),
+        ('corebank.login_rate_window_s'::text, 'integer'::text, '60'::text, '1'::text, '86400'::text, 'superuser'::text),
+        ('corebank.refresh_token_ttl_s'::text, 'integer'::text, '2592000'::text, '300'::text, '31536000'::text, 'superuser'::text),
+        ('corebank.reset_rate_limit'::text, 'integer'::text, '5'::text, '1'::text, '100000'::text, 'superuser'::text),
+        ('corebank.reset_rate_window_s'::text, 'integer'::text, '3600'::text, '1'::text, '86400'::text, 'superuser'::text),
+        ('corebank.reset_token_ttl_s'::text, 'integer'::text, '1800'::text, '60'::text, '86400'::text, 'superuser'::text),
+        ('corebank.signing_key_rotation_days'::text, 'integer'::text, '30'::text, '1'::text, '365'::text, 'superuser'::text)$$,
+    'every corebank.* setting has the type, default, range and context of its row in settings_table.hpp');
 SELECT * FROM finish();
 ROLLBACK;

@@ -46,7 +46,12 @@ started=$SECONDS
 bench_build "$build_dir" "$install"
 command -v gcc >/dev/null || die "gcc is required"
 bench_start_cluster
-tier_env=(CORE_LOGIN_RATE_LIMIT=100000) # the GUC corebank.login_rate_limit allows at most 100000
+# The GUC corebank.login_rate_limit allows at most 100000. Only a superuser
+# sets it (docs/architecture.md, "Trust boundary"): into the database with
+# `corebankd settings apply`, and into the tier's own configuration.
+tier_env=(CORE_LOGIN_RATE_LIMIT=100000)
+env "${tier_env[@]}" DATABASE_URL="$admin_url" "$corebankd" settings apply --config "$ROOT/corebank.conf" >/dev/null ||
+    die "corebankd settings apply failed"
 bench_start_tier
 # Three kinds of users: at most 3 live sessions per user (a 4th login revokes
 # the oldest), so the login load has its own user, the token verification

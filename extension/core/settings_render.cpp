@@ -84,6 +84,13 @@ std::string range_text(const Setting& setting) {
     return out;
 }
 
+// The "database setting" cell: the GUC, and whether only a superuser sets it.
+std::string database_cell(const Setting& setting) {
+    if (setting.side == Side::both) return "`" + guc_name(setting) + "`";
+    if (setting.side == Side::database) return "`" + guc_name(setting) + "` (superuser only: `settings apply`)";
+    return "";
+}
+
 std::string conf() {
     std::string out(conf_header);
     std::string_view section;
@@ -95,6 +102,10 @@ std::string conf() {
         std::string note(setting->description);
         if (setting->kind == Kind::integer) note += " Range " + range_text(*setting) + ".";
         if (setting->side == Side::both) note += " The database reads it as " + guc_name(*setting) + ".";
+        if (setting->side == Side::database)
+            note += " The database reads it as " + guc_name(*setting) +
+                    ", which only a superuser sets: `corebankd settings apply` stores this value there (./corebank up "
+                    "and start run it).";
         out += comment(note);
         const std::string value = default_text(*setting);
         out += std::string(setting->name) + " =" + (value.empty() ? "" : " " + value) + "\n";
@@ -110,7 +121,7 @@ std::string markdown() {
         std::string meaning(setting->description);
         if (!setting->details.empty()) meaning += " " + std::string(setting->details);
         out += "| " + std::string(setting->name) + " | " + (value.empty() ? "(empty)" : cell(value)) + " | " +
-               range_text(*setting) + " | " + (setting->side == Side::both ? "`" + guc_name(*setting) + "`" : "") +
+               range_text(*setting) + " | " + database_cell(*setting) +
                " | " + cell(meaning) + " |\n";
     }
     out += "\n";
@@ -122,7 +133,7 @@ std::string markdown() {
 std::string pgtap() {
     std::vector<const Setting*> gucs;
     for (const Setting* setting : settings_table::all)
-        if (setting->side == Side::both) gucs.push_back(setting);
+        if (settings_table::read_by_database(setting->side)) gucs.push_back(setting);
     // pg_settings lists by name; VALUES in the same order.
     std::sort(gucs.begin(), gucs.end(), [](const Setting* a, const Setting* b) { return a->name < b->name; });
     std::string out =
@@ -131,13 +142,15 @@ std::string pgtap() {
         "--\n"
         "-- Goal: each GUC the extension defines has the type, default and range of its row,\n"
         "-- which the tier's parser and corebank.conf also take (tests/unit/settings_table_test.cpp),\n"
-        "-- and the extension defines no corebank.* GUC that the table lacks. Method: pg_settings\n"
+        "-- and the extension defines no corebank.* GUC that the table lacks; the settings that decide\n"
+        "-- security are superuser-only (context superuser), so no app-role session sets them.\n"
+        "-- Method: pg_settings\n"
         "-- after the module is loaded, against the rows written out at generation.\n"
         "BEGIN;\n"
         "LOAD 'corebank';\n"
         "SELECT plan(1);\n"
         "SELECT results_eq(\n"
-        "    $$SELECT name, vartype, boot_val, min_val, max_val FROM pg_settings\n"
+        "    $$SELECT name, vartype, boot_val, min_val, max_val, context FROM pg_settings\n"
         "      WHERE name LIKE 'corebank.%' ORDER BY name COLLATE \"C\"$$,\n"
         "    $$VALUES\n";
     for (std::size_t index = 0; index < gucs.size(); ++index) {
@@ -146,11 +159,12 @@ std::string pgtap() {
         out += "        (" + sql_text(guc_name(setting)) + ", " + sql_text(integer ? "integer" : "string") + ", " +
                sql_text(default_text(setting)) + ", " +
                (integer ? sql_text(std::to_string(setting.minimum)) : std::string("NULL::text")) + ", " +
-               (integer ? sql_text(std::to_string(setting.maximum)) : std::string("NULL::text")) + ")" +
+               (integer ? sql_text(std::to_string(setting.maximum)) : std::string("NULL::text")) + ", " +
+               sql_text(setting.side == Side::database ? "superuser" : "user") + ")" +
                (index + 1 < gucs.size() ? ",\n" : "$$,\n");
     }
     out +=
-        "    'every corebank.* setting has the type, default and range of its row in settings_table.hpp');\n"
+        "    'every corebank.* setting has the type, default, range and context of its row in settings_table.hpp');\n"
         "SELECT * FROM finish();\n"
         "ROLLBACK;\n";
     return out;

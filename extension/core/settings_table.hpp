@@ -28,8 +28,16 @@ enum class Kind { integer, text, boolean, list };
 // Who reads a setting. tier: corebank.conf only. both: corebank.conf, and the
 // tier passes the value to every database connection as the GUC
 // corebank.<name>, which the extension reads (a DBA in psql gets the GUC's
-// default, which is the same default).
-enum class Side { tier, both };
+// default, which is the same default). database: a setting that decides
+// security inside the database (a lifetime, a rate limit): the GUC is
+// superuser-only (PGC_SUSET), so no tier connection and no app-role session
+// can change it; `corebankd settings apply` (run by ./corebank up and start)
+// stores corebank.conf's value with ALTER DATABASE, and the tier reads the
+// same file for its own messages (docs/architecture.md, "Trust boundary").
+enum class Side { tier, both, database };
+
+// Whether the extension reads the setting as a GUC corebank.<name>.
+constexpr bool read_by_database(Side side) { return side == Side::both || side == Side::database; }
 
 struct Setting {
     std::string_view name;
@@ -117,34 +125,38 @@ inline constexpr Setting batch_statement_timeout_ms =
             "before it.",
             "Set for that call and reset after it: a batch of 8,000 transfers takes about a second.");
 
-/*---- identity service: the tier passes these to the extension (Side::both) ----*/
+/*---- identity service: the extension reads these. The issuer and the default
+   audience the tier passes on each connection (Side::both: they must equal
+   the tier's own, and a session that changed them would only mint tokens no
+   service accepts); lifetimes and limits only a superuser sets
+   (Side::database) ----*/
 inline constexpr Setting issuer = text("issuer", identity, Side::both, "http://127.0.0.1:8081",
                                        "Issuer (iss) of every token: the identity service's public base URL.");
 inline constexpr Setting default_audience =
     text("default_audience", identity, Side::both, "corebank", "Audience (aud) of user tokens issued without a clientId.");
 inline constexpr Setting access_token_ttl_s =
-    integer("access_token_ttl_s", identity, Side::both, 900, 60, day_s, "s", "Access token lifetime (spec: 900).");
+    integer("access_token_ttl_s", identity, Side::database, 900, 60, day_s, "s", "Access token lifetime (spec: 900).");
 inline constexpr Setting refresh_token_ttl_s =
-    integer("refresh_token_ttl_s", identity, Side::both, 30 * day_s, 300, 365 * day_s, "s",
+    integer("refresh_token_ttl_s", identity, Side::database, 30 * day_s, 300, 365 * day_s, "s",
             "Refresh token (session) lifetime (30 days).");
-inline constexpr Setting reset_token_ttl_s = integer("reset_token_ttl_s", identity, Side::both, 1800, 60, day_s, "s",
+inline constexpr Setting reset_token_ttl_s = integer("reset_token_ttl_s", identity, Side::database, 1800, 60, day_s, "s",
                                                      "Password reset token lifetime (30 minutes).");
 inline constexpr Setting login_rate_limit =
-    integer("login_rate_limit", identity, Side::both, 20, 1, 100'000, "",
+    integer("login_rate_limit", identity, Side::database, 20, 1, 100'000, "",
             "Login attempts allowed per identifier (email or phone) per window.");
 inline constexpr Setting login_rate_window_s =
-    integer("login_rate_window_s", identity, Side::both, 60, 1, day_s, "s", "Login rate-limit window.");
+    integer("login_rate_window_s", identity, Side::database, 60, 1, day_s, "s", "Login rate-limit window.");
 inline constexpr Setting reset_rate_limit =
-    integer("reset_rate_limit", identity, Side::both, 5, 1, 100'000, "",
+    integer("reset_rate_limit", identity, Side::database, 5, 1, 100'000, "",
             "Password reset requests allowed per client IP per window (spec: 5 per hour).");
 // At most a day, like the login window: a longer window would keep a shared
 // address (a NAT, an office) from asking for a reset for days.
 inline constexpr Setting reset_rate_window_s =
-    integer("reset_rate_window_s", identity, Side::both, 3600, 1, day_s, "s", "Password reset rate-limit window.");
+    integer("reset_rate_window_s", identity, Side::database, 3600, 1, day_s, "s", "Password reset rate-limit window.");
 // At most a year: a signing key older than that is poor key hygiene, and the
 // old keys stay published until the last token they signed expires.
 inline constexpr Setting signing_key_rotation_days =
-    integer("signing_key_rotation_days", identity, Side::both, 30, 1, 365, "days",
+    integer("signing_key_rotation_days", identity, Side::database, 30, 1, 365, "days",
             "Age after which a new RS256 signing key is generated (old keys stay published).");
 inline constexpr Setting reset_link_base =
     text("reset_link_base", identity, Side::tier, "http://127.0.0.1:8081/auth/password/reset-form",

@@ -30,7 +30,7 @@ constexpr int text_setting_length_max = 255;
 // Every row the database reads is an integer or a text GUC.
 constexpr bool database_rows_are_integer_or_text() {
     for (const table::Setting* setting : table::all)
-        if (setting->side == table::Side::both && setting->kind != table::Kind::integer &&
+        if (table::read_by_database(setting->side) && setting->kind != table::Kind::integer &&
             setting->kind != table::Kind::text)
             return false;
     return true;
@@ -39,7 +39,7 @@ static_assert(database_rows_are_integer_or_text());
 
 constexpr bool database_names_fit() {
     for (const table::Setting* setting : table::all)
-        if (setting->side == table::Side::both && guc_prefix.size() + setting->name.size() > guc_name_length_max)
+        if (table::read_by_database(setting->side) && guc_prefix.size() + setting->name.size() > guc_name_length_max)
             return false;
     return true;
 }
@@ -56,7 +56,7 @@ template <const table::Setting& setting>
 int integer_value() {
     constexpr std::size_t index = table::index_of(setting);
     static_assert(index < table::count, "the row is not in settings_table::all");
-    static_assert(setting.side == table::Side::both && setting.kind == table::Kind::integer);
+    static_assert(table::read_by_database(setting.side) && setting.kind == table::Kind::integer);
     return integer_values[index];
 }
 
@@ -64,7 +64,7 @@ template <const table::Setting& setting>
 std::string text_value() {
     constexpr std::size_t index = table::index_of(setting);
     static_assert(index < table::count, "the row is not in settings_table::all");
-    static_assert(setting.side == table::Side::both && setting.kind == table::Kind::text);
+    static_assert(table::read_by_database(setting.side) && setting.kind == table::Kind::text);
     return text_values[index] != nullptr ? text_values[index] : "";
 }
 
@@ -97,13 +97,16 @@ void define_setting(const table::Setting& setting, std::size_t index) {
     std::memcpy(name, guc_prefix.data(), guc_prefix.size());
     std::memcpy(name + guc_prefix.size(), setting.name.data(), setting.name.size());
     name[guc_prefix.size() + setting.name.size()] = '\0';
+    // A setting that decides security (Side::database) is superuser-only:
+    // the app role's sessions, and so the tier's connections, cannot SET it.
+    const GucContext context = setting.side == table::Side::database ? PGC_SUSET : PGC_USERSET;
     if (setting.kind == table::Kind::integer) {
         DefineCustomIntVariable(name, setting.description.data(), nullptr, &integer_values[index],
-                                setting.default_integer, setting.minimum, setting.maximum, PGC_USERSET, 0, nullptr,
+                                setting.default_integer, setting.minimum, setting.maximum, context, 0, nullptr,
                                 nullptr, nullptr);
     } else {
         DefineCustomStringVariable(name, setting.description.data(), nullptr, &text_values[index],
-                                   setting.default_text.data(), PGC_USERSET, 0, check_token_text, nullptr, nullptr);
+                                   setting.default_text.data(), context, 0, check_token_text, nullptr, nullptr);
     }
 }
 
@@ -128,6 +131,6 @@ Auth current() {
 
 void _PG_init(void) {
     for (std::size_t index = 0; index < table::count; ++index)
-        if (table::all[index]->side == table::Side::both) define_setting(*table::all[index], index);
+        if (table::read_by_database(table::all[index]->side)) define_setting(*table::all[index], index);
     MarkGUCPrefixReserved("corebank");
 }

@@ -205,7 +205,7 @@ const std::map<std::string, const Entry*>& setters() {
             if (list[index].row != settings_table::all[index])
                 throw std::logic_error("config: entry " + std::to_string(index) + " is not the table's row " +
                                        std::string(settings_table::all[index]->name));
-            if (list[index].row->side == settings_table::Side::both && !list[index].get)
+            if (settings_table::read_by_database(list[index].row->side) && !list[index].get)
                 throw std::logic_error("config: the database reads " + std::string(list[index].row->name) +
                                        ", whose entry cannot write it out");
             out.emplace(std::string(list[index].row->name), &list[index]);
@@ -258,6 +258,14 @@ std::vector<std::pair<std::string, std::string>> database_settings(const Config&
     std::vector<std::pair<std::string, std::string>> out;
     for (const Entry& entry : entries())
         if (entry.row->side == settings_table::Side::both)
+            out.emplace_back("corebank." + std::string(entry.row->name), entry.get(config));
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> superuser_database_settings(const Config& config) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Entry& entry : entries())
+        if (entry.row->side == settings_table::Side::database)
             out.emplace_back("corebank." + std::string(entry.row->name), entry.get(config));
     return out;
 }

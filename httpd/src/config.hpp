@@ -108,4 +108,9 @@ std::optional<std::string> config_value(const Config& config, const std::string&
 // Side::both), as {"corebank.<name>", value}: the extension reads them.
 std::vector<std::pair<std::string, std::string>> database_settings(const Config& config);
 
+// The corebank.* GUCs only a superuser sets (the rows of Side::database), as
+// {"corebank.<name>", value}: `corebankd settings apply` stores them with
+// ALTER DATABASE; no tier connection can carry them.
+std::vector<std::pair<std::string, std::string>> superuser_database_settings(const Config& config);
+
 }  // namespace corebank::httpd

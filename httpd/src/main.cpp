@@ -15,6 +15,7 @@
 #include "events/context.hpp"
 #include "log.hpp"
 #include "server.hpp"
+#include "settings_apply.hpp"
 #include "verify/context.hpp"
 
 namespace {
@@ -29,7 +30,7 @@ void usage() {
                  "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n"
                  "       corebankd webhook-add --url URL | webhook-list | webhook-disable --id ID\n"
                  "       corebankd jobs [run] [--date D] [--job NAME] [--state S] [--size N] [--json]\n"
-                 "       corebankd settings conf|markdown|pgtap\n";
+                 "       corebankd settings conf|markdown|pgtap | settings apply [--config FILE]\n";
 }
 
 // Prints a file generated from the settings table: corebank.conf, the key
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
     const std::string command = args[0];
     args.erase(args.begin());
     // Needs no configuration: it prints what the configuration file is made from.
-    if (command == "settings") return print_settings(args);
+    if (command == "settings" && (args.empty() || args[0] != "apply")) return print_settings(args);
     std::string config_path;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--config" && i + 1 < args.size()) {
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
     if (command == "webhook-list") return run_webhook_list(config, args);
     if (command == "webhook-disable") return run_webhook_disable(config, args);
     if (command == "jobs") return core_banking::run_jobs_command(config, args);
+    if (command == "settings") return run_settings_apply(config, std::vector<std::string>(args.begin() + 1, args.end()));
     usage();
     return 2;
 }

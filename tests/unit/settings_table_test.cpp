@@ -124,8 +124,9 @@ TEST(SettingsTable, FormerMismatchesAreSettled) {
     EXPECT_THROW(load(setting("reset_rate_window_s", 86'401)), std::runtime_error);
 }
 
-// Goal: every tier connection carries one corebank.* GUC per row the
-// database reads, with the configured value.
+// Goal: every tier connection carries one corebank.* GUC per Side::both row,
+// with the configured value, and none of the superuser-only rows
+// (Side::database), which `settings apply` carries instead.
 TEST(SettingsTable, DatabaseSettingsAreTheBothRows) {
     std::vector<std::pair<std::string, std::string>> expected;
     for (const table::Setting* row : table::all) {
@@ -135,10 +136,37 @@ TEST(SettingsTable, DatabaseSettingsAreTheBothRows) {
         expected.emplace_back("corebank." + std::string(row->name), value);
     }
     EXPECT_EQ(database_settings(load({})), expected);
-    const auto changed = database_settings(load({{"CORE_RESET_RATE_WINDOW_S", "7200"}}));
-    EXPECT_NE(std::find(changed.begin(), changed.end(), std::make_pair(std::string("corebank.reset_rate_window_s"),
-                                                                       std::string("7200"))),
+    const auto changed = database_settings(load({{"CORE_ISSUER", "https://id.example.com"}}));
+    EXPECT_NE(std::find(changed.begin(), changed.end(),
+                        std::make_pair(std::string("corebank.issuer"), std::string("https://id.example.com"))),
               changed.end());
+}
+
+// Goal: the settings that decide security inside the database (lifetimes,
+// rate limits, signing-key age) are superuser-only rows: the tier's
+// connections never carry them, `settings apply` carries exactly them.
+TEST(SettingsTable, SecuritySettingsAreSuperuserOnly) {
+    for (const char* name : {"access_token_ttl_s", "refresh_token_ttl_s", "reset_token_ttl_s", "login_rate_limit",
+                             "login_rate_window_s", "reset_rate_limit", "reset_rate_window_s",
+                             "signing_key_rotation_days"}) {
+        bool found = false;
+        for (const table::Setting* row : table::all)
+            if (row->name == name) {
+                found = true;
+                EXPECT_EQ(row->side, table::Side::database) << name;
+            }
+        EXPECT_TRUE(found) << name;
+    }
+    const Config config = load({{"CORE_RESET_RATE_WINDOW_S", "7200"}});
+    for (const auto& [name, value] : database_settings(config))
+        EXPECT_NE(name, "corebank.reset_rate_window_s") << "a tier connection would try to SET a superuser-only GUC";
+    const auto applied = superuser_database_settings(config);
+    EXPECT_NE(std::find(applied.begin(), applied.end(),
+                        std::make_pair(std::string("corebank.reset_rate_window_s"), std::string("7200"))),
+              applied.end());
+    std::size_t database_rows = 0;
+    for (const table::Setting* row : table::all) database_rows += row->side == table::Side::database ? 1 : 0;
+    EXPECT_EQ(applied.size(), database_rows);
 }
 
 // Goal: the committed corebank.conf is the generated one, and it loads to
