@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -104,9 +105,10 @@ class CopiedKeyTest(unittest.TestCase):
                 cur.execute("SELECT pg_reload_conf()")
         finally:
             conn.close()
-        for _ in range(100):
+        for _ in range(100):   # a reload is asynchronous: up to 5 s
             if self.sql("SELECT current_setting('corebank.root_key_file')") == path:
                 return
+            time.sleep(0.05)
         self.fail(f"the second cluster did not take corebank.root_key_file = {path}")
 
     def new_key_file(self, name, mode=0o600, directory=None):
