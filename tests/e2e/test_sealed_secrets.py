@@ -134,6 +134,14 @@ class CopiedKeyTest(unittest.TestCase):
         self.assertEqual(error.pgcode, "F0000", str(error))
         self.assertIn("corebank.root_key_file is not set", str(error))
 
+    def test_2b_corebank_status_says_so(self):
+        """`./corebank status` on that server prints the root key's problem and exits 3."""
+        env = dict(os.environ, DATABASE_URL=f"host={self.sock} port={PORT} dbname=postgres user=postgres")
+        done = subprocess.run([os.path.join(cb.ROOT, "corebank"), "status"], env=env, capture_output=True,
+                              text=True, timeout=TIMEOUT_S)
+        self.assertEqual(done.returncode, 3, done.stdout + done.stderr)
+        self.assertIn("root key   not loaded: corebank.root_key_file is not set", done.stdout)
+
     def test_3_under_another_root_key_it_does_not_open(self):
         """A root key of its own: the copied sealed key does not open (XX001)."""
         self.use_key_file(self.new_key_file("other.key"))
