@@ -75,8 +75,9 @@ std::string stem_of(const std::string& password) {
 // True when pwquality judges the text weak; throws only on allocation failure.
 bool refused(const std::string& text, const std::string& dictionary_path, std::size_t length_min) {
     const Settings settings = make_settings(dictionary_path, length_min);
-    void* auxiliary = nullptr;
-    const int score = pwquality_check(settings.get(), text.c_str(), nullptr, nullptr, &auxiliary);
+    // No auxiliary error: its text is not used, and one not passed on to
+    // pwquality_strerror may leak (pwquality.h).
+    const int score = pwquality_check(settings.get(), text.c_str(), nullptr, nullptr, nullptr);
     if (score == PWQ_ERROR_MEM_ALLOC) throw std::bad_alloc();
     return score < 0;
 }
