@@ -18,7 +18,7 @@ SELECT tables_are('corebank', ARRAY[
     'accounting_periods', 'parked_changes', 'transactions', 'transaction_lines_proposed', 'journal_entries',
     'gl_balance_stripes', 'chain_heads', 'account_day_totals', 'gl_day_totals', 'account_credit_stripes', 'idempotency_keys', 'gl_budgets', 'api_keys', 'api_key_rate_counters',
     'event_platforms', 'event_settings', 'customers_graph', 'customer_identifiers', 'events', 'customer_merges',
-    'consents', 'loyalty_members',
+    'consents', 'loyalty_members', 'event_parity_hourly', 'event_customer_daily', 'event_customer_money_daily',
     'customers', 'customer_profiles', 'customer_interactions', 'customer_cases', 'beneficial_owners', 'beneficiaries',
     'kyc_documents', 'kyc_checks', 'kyc_reviews', 'deposit_products', 'deposit_product_tiers', 'deposit_accounts',
     'account_status_history', 'exchange_rates', 'interest_accruals', 'interest_accrual_journals', 'account_month_ends',
@@ -88,6 +88,10 @@ SELECT set_eq(
       'corebank.auth_me(uuid)',
       'corebank.auth_sessions_list(uuid)',
       'corebank.auth_client_lookup(text)',
+      'corebank.auth_client_auth_begin(text)',
+      'corebank.auth_client_auth_finish(text,boolean)',
+      'corebank.auth_password_reenter_begin(uuid)',
+      'corebank.auth_password_reenter_finish(uuid,boolean,text)',
       'corebank.auth_client_token(text,text[])',
       'corebank.auth_introspect(uuid)',
       'corebank.auth_client_create(text,text,text[],text,text,text)',
@@ -232,6 +236,8 @@ SELECT set_eq(
       'corebank.events_feed(bigint,bigint,integer)',
       'corebank.events_loyalty_member_get(text)',
       'corebank.events_loyalty_member_map(text,text)',
+      'corebank.events_parity(text,timestamp with time zone,timestamp with time zone,text,text)',
+      'corebank.events_customer_insights(text,date,date)',
       'corebank.verify_session_create(uuid,text,bytea,uuid,text,text,bytea,bytea,text,jsonb,bytea,bytea,integer,integer)',
       'corebank.verify_session_cancel(uuid,text,bytea,uuid,text)',
       'corebank.verify_session_consent(uuid,text,bytea,uuid,boolean,text,bytea,text,text)',
@@ -281,7 +287,7 @@ SELECT is((SELECT count(*) FROM pg_class c
 -- Behaviour as the tier's role.
 SET ROLE corebank_app;
 SELECT throws_ok('SELECT * FROM corebank.auth_users', '42501', NULL, 'corebank_app cannot SELECT auth_users');
-SELECT throws_ok('SELECT private_key_pem FROM corebank.auth_signing_keys', '42501', NULL,
+SELECT throws_ok('SELECT private_key_sealed FROM corebank.auth_signing_keys', '42501', NULL,
                  'corebank_app cannot SELECT auth_signing_keys');
 SELECT throws_ok($$UPDATE corebank.auth_users SET roles = '{admin}'$$, '42501', NULL,
                  'corebank_app cannot UPDATE auth_users');

@@ -44,12 +44,15 @@ SELECT set_eq(
       'corebank.events_customer_traits(text)',
       'corebank.events_feed(bigint,bigint,integer)',
       'corebank.events_loyalty_member_get(text)',
-      'corebank.events_loyalty_member_map(text,text)'],
+      'corebank.events_loyalty_member_map(text,text)',
+      'corebank.events_parity(text,timestamp with time zone,timestamp with time zone,text,text)',
+      'corebank.events_customer_insights(text,date,date)'],
     'corebank_app can execute exactly the events_* API functions');
 SELECT is((SELECT count(*) FROM pg_class c
            WHERE c.relnamespace = 'corebank'::regnamespace
              AND c.relname IN ('event_platforms', 'event_settings', 'customers_graph', 'customer_identifiers', 'events',
-                               'customer_merges', 'consents', 'loyalty_members')
+                               'customer_merges', 'consents', 'loyalty_members', 'event_parity_hourly',
+                               'event_customer_daily', 'event_customer_money_daily')
              AND (has_table_privilege('corebank_app', c.oid, 'SELECT') OR has_table_privilege('corebank_app', c.oid, 'INSERT')
                OR has_table_privilege('corebank_app', c.oid, 'UPDATE') OR has_table_privilege('corebank_app', c.oid, 'DELETE'))),
           0::bigint, 'corebank_app has no privilege on any event table');

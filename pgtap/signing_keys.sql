@@ -53,8 +53,9 @@ CREATE TEMP TABLE k3 AS SELECT corebank.auth_ensure_signing_key() AS kid;
 SELECT isnt((SELECT kid FROM k3), (SELECT kid FROM k2), 'ensure replaces a key older than the rotation age');
 SELECT is((SELECT count(*) FROM corebank.auth_signing_keys WHERE retired_at IS NULL), 1::bigint,
           'still exactly one active key');
-SELECT throws_ok($$INSERT INTO corebank.auth_signing_keys (kid, public_jwk, private_key_pem)
-                   SELECT g.kid, g.public_jwk, g.private_key_pem FROM corebank_internal.generate_rsa_key() g$$,
+SELECT throws_ok($$INSERT INTO corebank.auth_signing_keys (kid, public_jwk, private_key_sealed)
+                   SELECT g.kid, g.public_jwk, decode(repeat('01', 40), 'hex')
+                   FROM corebank_internal.generate_rsa_key() g$$,
                  '23505', NULL, 'the schema refuses a second active key');
 
 -- generate_rsa_key alone.

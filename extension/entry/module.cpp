@@ -12,6 +12,7 @@
 
 #include "core/settings_table.hpp"
 #include "pg/postgres.hpp"
+#include "pg/root_key.hpp"
 #include "pg/settings.hpp"
 
 extern "C" {
@@ -132,5 +133,6 @@ Auth current() {
 void _PG_init(void) {
     for (std::size_t index = 0; index < table::count; ++index)
         if (table::read_by_database(table::all[index]->side)) define_setting(*table::all[index], index);
+    corebank::pg::root_key::define_setting();  // corebank.root_key_file, PGC_SIGHUP (pg/root_key.hpp)
     MarkGUCPrefixReserved("corebank");
 }

@@ -5,7 +5,9 @@
 // keys stay published in the JWKS until their last token has expired. Key
 // creation is serialised by a transaction-scoped advisory lock, so any number
 // of tier processes starting at once create exactly one key. The private key
-// never leaves the database: tokens are signed here.
+// never leaves the database: tokens are signed here. It is stored only sealed
+// under the root key (pg/root_key.hpp, core/seal.hpp): without the root key
+// file no key is created and none opens, so nothing signs.
 #pragma once
 
 #include <string>

@@ -91,6 +91,11 @@ constexpr const char insert_event_sql[] =
     "ON CONFLICT (source, event_id) DO NOTHING "
     "RETURNING e.id, e.occurred_at::text";
 
+// The rollups of the events the batch stored (docs/events.md, "Parity",
+// "Insights"): one call per batch, after the last event, in the batch's
+// transaction. Row ids of accepted events only: a duplicate never counts.
+constexpr const char rollup_batch_sql[] = "SELECT corebank_internal.events_rollup_batch($1::int8[])";
+
 // The per-event note of an accepted event that came without occurredAt.
 constexpr const char occurred_at_stamped_note[] = "occurredAt was absent: the receive time was stored";
 
@@ -216,6 +221,8 @@ public:
             ++counts[static_cast<int>(outcome.status)];
         }
         CB_CHECK(counts[0] + counts[1] + counts[2] == envelopes_.size());
+        CB_CHECK(accepted_rows_.size() == counts[static_cast<int>(Status::accepted)]);
+        roll_up();
         return json{{"results", std::move(results)},
                     {"accepted", counts[static_cast<int>(Status::accepted)]},
                     {"duplicates", counts[static_cast<int>(Status::duplicate)]},
@@ -230,6 +237,13 @@ private:
         if (outcome.status == Status::accepted && envelope.occurred_at.empty())
             entry["note"] = occurred_at_stamped_note;
         return entry;
+    }
+
+    void roll_up() {
+        if (accepted_rows_.empty()) return;
+        spi::execute(rollup_batch_sql, {spi::Arg::int8_column(std::move(accepted_rows_))});
+        spi::free_result();
+        accepted_rows_.clear();
     }
 
     void validate_all() {
@@ -307,6 +321,7 @@ private:
                 }
                 release_subtransaction(saved);
                 cache_.commit();
+                accepted_rows_.push_back(*row_id);
                 return Outcome{Status::accepted, {}};
             } catch (const ConcurrentChange&) {
                 rollback_subtransaction(saved);
@@ -409,6 +424,7 @@ private:
     const Settings settings_;
     MemoryContext const event_context_;
     std::vector<Validation> validations_;
+    std::vector<std::int64_t> accepted_rows_;  // row ids of the events stored, for roll_up
     GraphCache cache_;
 };
 

@@ -10,7 +10,9 @@
 //   4. in its own subtransaction: resolve the identity, INSERT the event
 //      ON CONFLICT (source, event_id) DO NOTHING (no row -> `duplicate` and
 //      the subtransaction is rolled back, so a re-post changes nothing),
-//      then the effects (identity.claimed, consent.updated).
+//      then the effects (identity.claimed, consent.updated);
+//   5. after the last event, the rollups of the events stored (parity and
+//      insights): one call of corebank_internal.events_rollup_batch.
 // A data or integrity error inside an event's subtransaction (class 22 or 23,
 // which the checks above should already prevent) rolls that event back and
 // reports it `invalid`; any other error (a deadlock, statement_timeout, out

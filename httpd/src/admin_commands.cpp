@@ -7,6 +7,7 @@
 
 #include "auth/requests.hpp"
 #include "banking/handlers.hpp"
+#include "core/base64url.hpp"
 #include "core/crypto.hpp"
 #include "core/limits.hpp"
 #include "db.hpp"
@@ -111,11 +112,18 @@ int run_client_create(const Config& config, const std::vector<std::string>& args
         const auto flags =
             parse_flags(args, {"id", "secret", "secret-env", "scopes", "name", "reset-link-base", "app-name"});
         const std::optional<std::string> given_secret = secret_from(flags, "secret");
-        if (!flags.count("id") || !given_secret)
-            return fail("usage: client-create --id ID (--secret SECRET | --secret - | --secret-env VAR) "
-                        "--scopes \"a b\"");
-        const std::string& secret = *given_secret;
-        if (secret.size() < 8 || secret.size() > 256) return fail("--secret must be 8 to 256 characters");
+        if (!flags.count("id"))
+            return fail("usage: client-create --id ID [--secret SECRET | --secret - | --secret-env VAR] "
+                        "--scopes \"a b\" (without a secret one is generated and printed)");
+        // A secret is guessed online one try at a time (each counted, issue
+        // 13), so its length is what keeps it unguessable: a supplied one has
+        // at least 32 characters, a generated one 32 random bytes.
+        const std::string secret =
+            given_secret ? *given_secret
+                         : core::base64url_encode(core::random_bytes(auth::client_secret_generated_bytes));
+        if (utf8_length(secret) < auth::client_secret_length_min || secret.size() > auth::client_secret_length_max)
+            return fail("--secret must be at least 32 characters and at most 256 bytes; "
+                        "leave it out to have a random one generated");
         const auto scopes = split(flags.count("scopes") ? flags.at("scopes") : "", ' ');
         Db db(config.database_url, {});
         const auto result = parse_db_json(
@@ -124,6 +132,8 @@ int run_client_create(const Config& config, const std::vector<std::string>& args
                                     optional(flags, "app-name")})
                 .scalar());
         std::cout << json_string(result, "clientId", flags.at("id")) << "\n";
+        // Shown once: only its argon2id hash is stored.
+        if (!given_secret) std::cout << secret << "\n";
         return 0;
     });
 }

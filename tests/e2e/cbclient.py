@@ -535,22 +535,6 @@ def public_pem(public_key):
                                    serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
-def service_private_key(kid):
-    """The service's own signing key for kid, read from the database as superuser.
-
-    Used only to mint tokens the server must still refuse (expired, wrong
-    issuer, unknown jti); skips the test when the key cannot be loaded.
-    """
-    from cryptography.hazmat.primitives import serialization
-    row = db().one("SELECT private_key_pem FROM corebank.auth_signing_keys WHERE kid = %s", (kid,))
-    if row is None or not row["private_key_pem"]:
-        raise unittest.SkipTest(f"signing key {kid!r} is not readable from the database")
-    try:
-        return serialization.load_pem_private_key(row["private_key_pem"].encode(), password=None)
-    except (ValueError, TypeError) as exc:
-        raise unittest.SkipTest(f"signing key {kid!r} is not a plain PEM RSA key: {exc}")
-
-
 # ---------------------------------------------------------------- database
 
 class Db:
@@ -650,7 +634,7 @@ def cli(*args, timeout=60):
 def create_client(scopes=("kyc:validate", "kyc:screen"), client_id=None, secret=None):
     """An ACTIVE OAuth client made with the CLI; returns (client_id, secret)."""
     client_id = client_id or unique_client_id()
-    secret = secret or "sec-" + secrets.token_urlsafe(18)
+    secret = secret or "sec-" + secrets.token_urlsafe(32)  # the CLI refuses under 32 characters
     cli("client-create", "--id", client_id, "--secret", secret, "--scopes", " ".join(scopes))
     return client_id, secret
 

@@ -77,5 +77,34 @@ class DeactivateTest(unittest.TestCase):
         self.assertEqual(cb.db().user(user.id)["status"], "ACTIVE")
 
 
+class DeactivateGuessingTest(unittest.TestCase):
+    """The re-entered password is counted like a login (issue 13, docs/identity.md "Online guessing")."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+
+    def test_wrong_passwords_lock_the_account(self):
+        """Five wrong passwords lock: the right one is then 403 ACCOUNT_LOCKED and the account stays ACTIVE."""
+        user = cb.new_user(self.api)
+        for attempt in range(cb.LOCKOUT_FAILURES):
+            cb.assert_error(self.api.deactivate(user.access, "Wrong-" + cb.unique_password()), 401,
+                            "INVALID_CREDENTIALS")
+        cb.assert_error(self.api.deactivate(user.access, user.password), 403, "ACCOUNT_LOCKED")
+        self.assertEqual(cb.db().user(user.id)["status"], "ACTIVE")
+        cb.assert_error(self.api.login(user.login_body()), 403, "ACCOUNT_LOCKED")
+
+    def test_lock_ends_and_deactivation_works(self):
+        """When the lock has passed, the right password deactivates."""
+        user = cb.new_user(self.api)
+        for attempt in range(cb.LOCKOUT_FAILURES):
+            cb.assert_error(self.api.deactivate(user.access, "Wrong-" + cb.unique_password()), 401,
+                            "INVALID_CREDENTIALS")
+        cb.assert_error(self.api.deactivate(user.access, user.password), 403, "ACCOUNT_LOCKED")
+        cb.db().execute("UPDATE corebank.auth_users SET locked_until = now() - interval '1 second' WHERE id = %s",
+                        (user.id,))
+        cb.assert_message(self.api.deactivate(user.access, user.password), 200, cb.MSG_DEACTIVATED)
+
+
 if __name__ == "__main__":
     unittest.main()

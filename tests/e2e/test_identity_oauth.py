@@ -242,6 +242,125 @@ class IntrospectionTest(unittest.TestCase):
         cb.assert_error(resp, 400, ("BAD_REQUEST", "VALIDATION_ERROR"))
 
 
+class ClientLockoutTest(unittest.TestCase):
+    """Failed client authentications are counted and lock the client id (issue 13).
+
+    docs/identity.md ("Online guessing"): per client id, in the database, on
+    /oauth/token and /oauth/introspect alike; the 5th consecutive wrong secret
+    locks the id for 30 minutes (403 ACCOUNT_LOCKED, even for the right
+    secret), whether or not a client has that id; a success resets the count.
+    """
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+
+    def fail_token(self, client_id, times, basic=False):
+        for attempt in range(times):
+            resp = self.api.oauth_token(client_id, "wrong-" + secrets.token_urlsafe(32), basic=basic)
+            cb.assert_error(resp, 401, "INVALID_CREDENTIALS")
+
+    def unlock(self, client_id):
+        cb.db().execute("UPDATE corebank.auth_login_failures SET locked_until = now() - interval '1 second'"
+                        " WHERE identifier = %s", ("client:" + client_id,))
+
+    def test_fifth_wrong_secret_locks_the_client_until_the_lock_ends(self):
+        """Five wrong secrets, then the right one is 403 ACCOUNT_LOCKED (form and Basic) until the lock ends."""
+        client_id, secret = cb.create_client(GRANTED)
+        self.fail_token(client_id, cb.LOCKOUT_FAILURES)
+        for basic in (False, True):
+            with self.subTest(basic=basic):
+                cb.assert_error(self.api.oauth_token(client_id, secret, basic=basic), 403, "ACCOUNT_LOCKED")
+        row = cb.db().one("SELECT locked_until - now() AS left FROM corebank.auth_login_failures"
+                          " WHERE identifier = %s", ("client:" + client_id,))
+        self.assertAlmostEqual(row["left"].total_seconds() / 60, 30, delta=1)
+        self.unlock(client_id)
+        self.assertEqual(self.api.oauth_token(client_id, secret).status, 200)
+
+    def test_four_wrong_secrets_do_not_lock_and_a_success_resets(self):
+        """Four wrong secrets leave the client usable; after a success four more still do not lock."""
+        client_id, secret = cb.create_client(GRANTED)
+        for round_ in range(2):
+            self.fail_token(client_id, cb.LOCKOUT_FAILURES - 1, basic=bool(round_))
+            self.assertEqual(cb.db().scalar("SELECT failed_attempts FROM corebank.auth_login_failures"
+                                            " WHERE identifier = %s", ("client:" + client_id,)),
+                             cb.LOCKOUT_FAILURES - 1, "the wrong secrets are counted")
+            self.assertEqual(self.api.oauth_token(client_id, secret).status, 200, f"round {round_ + 1}")
+
+    def test_introspection_failures_count_toward_the_same_lock(self):
+        """Wrong secrets on /oauth/introspect count with those on /oauth/token: together they lock."""
+        client_id, secret = cb.create_client(GRANTED + (INTROSPECT_SCOPE,))
+        user = cb.new_user(self.api)
+        self.fail_token(client_id, 2)
+        for attempt in range(cb.LOCKOUT_FAILURES - 2):
+            resp = self.api.introspect(user.access, client_id, secret + "x")
+            cb.assert_error(resp, 401, "INVALID_CREDENTIALS")
+        cb.assert_error(self.api.introspect(user.access, client_id, secret), 403, "ACCOUNT_LOCKED")
+        cb.assert_error(self.api.oauth_token(client_id, secret), 403, "ACCOUNT_LOCKED")
+
+    def test_unknown_client_id_locks_alike(self):
+        """An id no client has answers exactly as a real one: 401 five times, then the same 403 body."""
+        real_id, real_secret = cb.create_client(GRANTED)
+        ghost_id = cb.unique_client_id("ghost")
+        self.fail_token(real_id, cb.LOCKOUT_FAILURES)
+        self.fail_token(ghost_id, cb.LOCKOUT_FAILURES)
+        real = cb.assert_error(self.api.oauth_token(real_id, real_secret), 403, "ACCOUNT_LOCKED")
+        ghost = cb.assert_error(self.api.oauth_token(ghost_id, real_secret), 403, "ACCOUNT_LOCKED")
+        self.assertEqual((ghost["error"], ghost["message"]), (real["error"], real["message"]))
+
+
+class ClientSecretLengthTest(unittest.TestCase):
+    """Client secrets are long enough not to be guessed online (issue 13).
+
+    `client-create` refuses a supplied secret under 32 characters; without a
+    secret it generates 32 random bytes (base64url) and prints them on the
+    line after the client id.
+    """
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+
+    def run_cli(self, *args):
+        env = dict(os.environ, DATABASE_URL=cb.require(cb.DATABASE_URL, "CB_DATABASE_URL"))
+        return subprocess.run([cb.require(cb.CLI, "CB_CLI"), *args], env=env, capture_output=True, text=True,
+                              timeout=60)
+
+    def clients_named(self, client_id):
+        return cb.db().scalar("SELECT count(*) FROM corebank.auth_oauth_clients WHERE client_id = %s", (client_id,))
+
+    def test_short_supplied_secret_is_refused(self):
+        """A 31-character secret is refused (exit 2, nothing created); 32 characters are accepted."""
+        short_id, long_id = cb.unique_client_id("short"), cb.unique_client_id("long")
+        done = self.run_cli("client-create", "--id", short_id, "--secret", "s" * 31, "--scopes", "kyc:screen")
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("32", done.stderr)
+        self.assertEqual(self.clients_named(short_id), 0)
+        done = self.run_cli("client-create", "--id", long_id, "--secret", "s" * 32, "--scopes", "kyc:screen")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(self.api.oauth_token(long_id, "s" * 32).status, 200)
+
+    def test_generated_secret_is_32_random_bytes(self):
+        """Without a secret one is generated: base64url of 32 random bytes, printed once, and it works."""
+        seen = set()
+        for attempt in range(2):
+            client_id = cb.unique_client_id("generated")
+            done = self.run_cli("client-create", "--id", client_id, "--scopes", "kyc:screen")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            lines = done.stdout.splitlines()
+            self.assertEqual(len(lines), 2, done.stdout)
+            self.assertEqual(lines[0], client_id)
+            secret = lines[1]
+            self.assertRegex(secret, r"^[A-Za-z0-9_-]{43}$")
+            self.assertEqual(len(cb.b64url_decode(secret)), 32)
+            seen.add(secret)
+            row = cb.db().one("SELECT secret_hash FROM corebank.auth_oauth_clients WHERE client_id = %s",
+                              (client_id,))
+            self.assertTrue(row["secret_hash"].startswith("$argon2id$"))
+            self.assertEqual(self.api.oauth_token(client_id, secret).status, 200)
+        self.assertEqual(len(seen), 2, "two generated secrets are equal")
+
+
 class CliSecretSourcesTest(unittest.TestCase):
     """The admin commands take passwords and secrets off the command line too (issue 13).
 
@@ -268,14 +387,14 @@ class CliSecretSourcesTest(unittest.TestCase):
 
     def test_client_secret_from_standard_input(self):
         """client-create --secret - takes the secret from standard input."""
-        client_id, secret = cb.unique_client_id("stdin"), "sec-" + secrets.token_urlsafe(18)
+        client_id, secret = cb.unique_client_id("stdin"), "sec-" + secrets.token_urlsafe(32)
         self.run_cli("client-create", "--id", client_id, "--secret", "-", "--scopes", "kyc:screen",
                      stdin=secret + "\n")
         self.assert_client_works(client_id, secret)
 
     def test_client_secret_from_the_environment(self):
         """client-create --secret-env VAR takes the secret from that variable."""
-        client_id, secret = cb.unique_client_id("env"), "sec-" + secrets.token_urlsafe(18)
+        client_id, secret = cb.unique_client_id("env"), "sec-" + secrets.token_urlsafe(32)
         self.run_cli("client-create", "--id", client_id, "--secret-env", "CB_TEST_CLIENT_SECRET",
                      "--scopes", "kyc:screen", extra_env={"CB_TEST_CLIENT_SECRET": secret})
         self.assert_client_works(client_id, secret)

@@ -20,6 +20,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cbclient as cb  # noqa: E402
 
 
+# The reason a guessable new password is refused with (httpd/src/auth/password_quality.hpp).
+TOO_GUESSABLE = "is too easy to guess (a common password, a dictionary word or a simple pattern)"
+
+
 def setUpModule():
     cb.require_identity_service()
 
@@ -94,8 +98,81 @@ class PasswordChangeTest(unittest.TestCase):
     def test_change_with_minimum_length_password(self):
         """An 8-character new password is accepted."""
         user = cb.new_user(self.api)
-        cb.assert_message(self.api.change_password(user.access, user.password, "Eight-8!"), 200, cb.MSG_CHANGED)
-        self.assertEqual(self.api.login({"email": user.email, "password": "Eight-8!"}).status, 200)
+        cb.assert_message(self.api.change_password(user.access, user.password, "Kv9#qTz2"), 200, cb.MSG_CHANGED)
+        self.assertEqual(self.api.login({"email": user.email, "password": "Kv9#qTz2"}).status, 200)
+
+    def test_change_to_a_common_password_is_refused(self):
+        """A common or dictionary-based newPassword is 400 VALIDATION_ERROR `newPassword: is too
+        easy to guess (...)`; nothing changes: the session lives, the old password works (issue 13)."""
+        user = cb.new_user(self.api)
+        for weak in ("password123!", "Sunshine1"):
+            with self.subTest(weak=weak):
+                resp = self.api.change_password(user.access, user.password, weak)
+                cb.assert_validation(resp, "newPassword", reason=TOO_GUESSABLE)
+        self.assertTrue(self.api.is_live(user.access))
+        cb.login_ok(self.api, user)
+
+
+class PasswordChangeGuessingTest(unittest.TestCase):
+    """The re-entered current password is counted like a login (issue 13).
+
+    docs/identity.md ("Online guessing"): a wrong currentPassword is a failed
+    login of that user, so the 5th consecutive one locks the account for 30
+    minutes (then 403 ACCOUNT_LOCKED here and at login, even with the right
+    password), and re-entries count against the login rate limit per user.
+    """
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+
+    def wrong_change(self, user):
+        resp = self.api.change_password(user.access, "Wrong-" + cb.unique_password(), cb.unique_password())
+        cb.assert_error(resp, 401, "INVALID_CREDENTIALS")
+
+    def test_wrong_current_passwords_lock_the_account(self):
+        """Five wrong current passwords lock: the right one is then 403 here and at login, nothing changed."""
+        user = cb.new_user(self.api)
+        old_hash = cb.db().user(user.id)["password_hash"]
+        for attempt in range(cb.LOCKOUT_FAILURES):
+            self.wrong_change(user)
+        cb.assert_error(self.api.change_password(user.access, user.password, cb.unique_password()), 403,
+                        "ACCOUNT_LOCKED")
+        cb.assert_error(self.api.login(user.login_body()), 403, "ACCOUNT_LOCKED")
+        self.assertEqual(cb.db().user(user.id)["password_hash"], old_hash)
+
+    def test_failures_add_up_with_failed_logins(self):
+        """Three wrong logins and two wrong current passwords are five consecutive failures: locked."""
+        user = cb.new_user(self.api)
+        for attempt in range(3):
+            resp = self.api.login({"email": user.email, "password": "Wrong-" + cb.unique_password()})
+            cb.assert_error(resp, 401, "INVALID_CREDENTIALS")
+        for attempt in range(2):
+            self.wrong_change(user)
+        cb.assert_error(self.api.login(user.login_body()), 403, "ACCOUNT_LOCKED")
+
+    def test_right_current_password_resets_the_count(self):
+        """Four wrong current passwords, then the right one (refused only as the same password), reset it."""
+        user = cb.new_user(self.api)
+        for round_ in range(2):
+            for attempt in range(cb.LOCKOUT_FAILURES - 1):
+                self.wrong_change(user)
+            self.assertEqual(cb.db().user(user.id)["failed_attempts"], cb.LOCKOUT_FAILURES - 1)
+            resp = self.api.change_password(user.access, user.password, user.password)
+            cb.assert_error(resp, 400, "VALIDATION_ERROR", cb.MSG_MUST_DIFFER)
+        self.assertEqual(cb.db().user(user.id)["failed_attempts"], 0)
+        cb.login_ok(self.api, user)
+
+    def test_re_entries_are_rate_limited_like_logins(self):
+        """The 21st re-entry within the login window is 429 RATE_LIMIT_EXCEEDED, even with the right password."""
+        user = cb.new_user(self.api)
+        cb.wait_for_window_room(cb.LOGIN_RATE_WINDOW_S, 30)
+        for attempt in range(cb.LOGIN_RATE_LIMIT):
+            resp = self.api.change_password(user.access, user.password, user.password)
+            cb.assert_error(resp, 400, "VALIDATION_ERROR", cb.MSG_MUST_DIFFER)
+        resp = self.api.change_password(user.access, user.password, cb.unique_password())
+        cb.assert_error(resp, 429, "RATE_LIMIT_EXCEEDED")
+        self.assertIsNotNone(resp.header("Retry-After"))
 
 
 class ForgotTest(unittest.TestCase):
@@ -286,6 +363,16 @@ class ResetTest(unittest.TestCase):
             with self.subTest(length=length):
                 cb.assert_validation(self.api.reset(token, ("Rr1-" + "z" * 200)[:length]), "newPassword")
         cb.assert_message(self.api.reset(token, ("Rr1-" + "z" * 200)[:128]), 200, cb.MSG_RESET)
+
+    def test_reset_to_a_common_password_is_refused(self):
+        """A common newPassword is 400 VALIDATION_ERROR `newPassword: is too easy to guess (...)`
+        and spends nothing: the token then sets a strong password (issue 13)."""
+        user = cb.new_user(self.api)
+        token = reset_token_for(self.api, user)
+        cb.assert_validation(self.api.reset(token, "password123!"), "newPassword", reason=TOO_GUESSABLE)
+        cb.login_ok(self.api, user)
+        cb.assert_message(self.api.reset(token, "tangerine otter lamp 92"), 200, cb.MSG_RESET)
+        self.assertEqual(self.api.login({"email": user.email, "password": "tangerine otter lamp 92"}).status, 200)
 
     def test_reset_token_of_deactivated_account(self):
         """A reset token stops working once its account is deactivated."""

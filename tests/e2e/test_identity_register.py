@@ -16,6 +16,10 @@ def setUpModule():
     cb.require_identity_service()
 
 
+# The reason a guessable new password is refused with (httpd/src/auth/password_quality.hpp).
+TOO_GUESSABLE = "is too easy to guess (a common password, a dictionary word or a simple pattern)"
+
+
 class RegisterTest(unittest.TestCase):
 
     @classmethod
@@ -170,12 +174,25 @@ class RegisterTest(unittest.TestCase):
     def test_password_length_counts_characters_not_bytes(self):
         """Password length is in characters: 128 two-byte letters pass, 7 emoji (28 bytes) do not."""
         address = cb.unique_email("pwchars")
-        password = "\u00e9" * 128
+        # Sixteen different letters: one letter 128 times is refused as too guessable.
+        password = "".join("\u00e9\u00e8\u00ea\u00eb\u00e0\u00e2\u00e4\u00ee\u00ef\u00f4\u00f6\u00f9\u00fb\u00fc\u00e7\u00f1"[i % 16]
+                           for i in range(128))
         resp = self.api.register({"email": address, "password": password})
         self.assertEqual(resp.status, 201, resp)
         self.assertEqual(self.api.login({"email": address, "password": password}).status, 200)
         resp = self.api.register({"email": cb.unique_email("pwchars"), "password": "\U0001F600" * 7})
         cb.assert_validation(resp, "password")
+
+    def test_common_and_dictionary_passwords_are_refused(self):
+        """A common password, a dictionary word, or one with digits and a symbol added, is
+        400 VALIDATION_ERROR `password: is too easy to guess (...)` and creates no user (issue 13)."""
+        for password in ("password123!", "sunshine1", "Password1", "qwerty123!"):
+            with self.subTest(password=password):
+                address = cb.unique_email("pwweak")
+                resp = self.api.register({"email": address, "password": password})
+                cb.assert_validation(resp, "password", reason=TOO_GUESSABLE)
+                self.assertIsNone(cb.db().user_by_email(address))
+        self.register_ok({"email": cb.unique_email("pwstrong"), "password": "tangerine otter lamp 92"})
 
     # ------------------------------------------------------------ duplicates
 

@@ -41,8 +41,10 @@ readonly PROVE_TIMEOUT_S=600    # per pg_prove run
 readonly E2E_TIMEOUT_S=1200     # the whole Python suite
 E2E_PATTERN='test_*.py'         # the modules of the e2e step (fuzz-http: the campaign alone)
 
-# Durability is pointless in a cluster that is deleted afterwards.
-readonly TEST_PG_SETTINGS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100"
+# Durability is pointless in a cluster that is deleted afterwards. pgaudit is
+# loaded as ./corebank up loads it (PG_AUDIT_SETTINGS), so that the fault tests
+# can find a DBA's statement in this cluster's log (tests/faults/test_pgaudit.py).
+readonly TEST_PG_SETTINGS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100 $PG_AUDIT_SETTINGS"
 
 TEST_TMP=""          # the mktemp directory holding everything below
 TEST_PG_DATA=""
@@ -144,8 +146,13 @@ test_cluster_start() {
     for attempt in 1 2 3; do
         TEST_PORT=$(pick_free_ports 1) || return 1
         log "starting the throwaway cluster on port $TEST_PORT (attempt $attempt)"
-        cluster_start "$TEST_PG_DATA" "$TEST_SOCK" "$TEST_PORT" "$TEST_TMP/log/postgresql.log" \
-            "$TEST_PG_SETTINGS" && return 0
+        if cluster_start "$TEST_PG_DATA" "$TEST_SOCK" "$TEST_PORT" "$TEST_TMP/log/postgresql.log" \
+            "$TEST_PG_SETTINGS"; then
+            # The root key that seals the signing keys, outside the data directory.
+            root_key_setup "$(test_url postgres)" "$TEST_TMP/root-key" && return 0
+            warn "the throwaway cluster has no root key (corebank.root_key_file)"
+            return 1
+        fi
     done
     tail -n 20 "$TEST_TMP/log/postgresql.log" >&2 || true
     return 1
@@ -342,7 +349,10 @@ run_prove() {
     out=$TEST_TMP/prove-$label.log
     local -a files=(pgtap/*.sql)
     log "running pgTAP in $db (${#files[@]} files)"
-    PGOPTIONS="-c client_min_messages=warning" timeout --foreground --kill-after=10 "$PROVE_TIMEOUT_S" \
+    # pgaudit would log every statement of the run (about 80 MB per run);
+    # the harness is no DBA to audit, and tests/faults/test_pgaudit.py checks
+    # the auditing itself on connections that keep the cluster's setting.
+    PGOPTIONS="-c client_min_messages=warning -c pgaudit.log=none" timeout --foreground --kill-after=10 "$PROVE_TIMEOUT_S" \
         pg_prove -h "$TEST_SOCK" -p "$TEST_PORT" -U postgres -d "$db" --failures "${files[@]}" \
         2>&1 | tee "$out" || rc=$?
     exit_if_interrupted "$rc"

@@ -54,10 +54,27 @@ json register_body(const std::string& email = "alice@example.com") {
     return json{{"email", email}, {"password", good_password}};
 }
 
+// Distinct emoji (U+1F600 onwards, 4 bytes each): a run of one repeated
+// character would be refused as too guessable (password_quality.hpp).
 std::string emoji_string(std::size_t count) {
     std::string out;
-    for (std::size_t i = 0; i < count; ++i) out += "\xF0\x9F\x98\x80";  // U+1F600, 4 bytes
+    for (std::size_t i = 0; i < count; ++i) {
+        const unsigned code_point = 0x1F600 + static_cast<unsigned>(i * 7 % 80);
+        out += static_cast<char>(0xF0);
+        out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (code_point & 0x3F));
+    }
     return out;
+}
+
+// The first `count` (at most 128) characters of a random text: passwords
+// that pass the guessability check at every length the length tests need.
+std::string varied_password(std::size_t count) {
+    static const std::string random_text =
+        "rtU_U479mSpTj8pSXmieK7oYtbCi6UPas6jf83494r5DYC!i39rx7pG-ZLMCTy9CRvShx5P4RrVDLQYiDUXDKmtnmJxryErPsA9iMGLqMq9nVyieCSREzaXC.8cpjG4V";
+    EXPECT_LE(count, random_text.size());
+    return random_text.substr(0, count);
 }
 
 // ---- register -------------------------------------------------------------
@@ -152,10 +169,10 @@ TEST(ParseRegister, PasswordLengthBoundaries) {
     json body = register_body();
     body["password"] = std::string(7, 'p');
     EXPECT_TRUE(register_validation(body, "password: must be at least 8 characters"));
-    body["password"] = std::string(8, 'p');
-    EXPECT_EQ(auth::parse_register(body.dump()).password, std::string(8, 'p'));
-    body["password"] = std::string(128, 'p');
-    EXPECT_EQ(auth::parse_register(body.dump()).password, std::string(128, 'p'));
+    body["password"] = varied_password(8);
+    EXPECT_EQ(auth::parse_register(body.dump()).password, varied_password(8));
+    body["password"] = varied_password(128);
+    EXPECT_EQ(auth::parse_register(body.dump()).password, varied_password(128));
     body["password"] = std::string(129, 'p');
     EXPECT_TRUE(register_validation(body, "password: must be at most 128 characters"));
 }

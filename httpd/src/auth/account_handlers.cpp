@@ -30,6 +30,20 @@ ApiError login_rate_limited(int window_s) {
 
 }  // namespace
 
+void require_reentered_password(const Context& context, const HttpRequest& request, Db& db,
+                                const std::string& user_id, const std::string& password) {
+    const auto begin = parse_db_json(db.exec(sql::password_reenter_begin, {user_id}).scalar());
+    const std::string outcome = json_string(begin, "outcome");
+    if (outcome == "rate_limited") throw login_rate_limited(context.config.login_rate_window_s);
+    if (outcome != "proceed") throw account_locked();
+    const bool password_ok = password_verify(json_string(begin, "passwordHash"), password);
+    const auto counted = parse_db_json(
+        db.exec(sql::password_reenter_finish, {user_id, password_ok ? "true" : "false", request.client_ip}).scalar());
+    const std::string result = json_string(counted, "outcome");
+    if (result == "locked") throw account_locked();
+    if (result != "ok") throw invalid_credentials();
+}
+
 nlohmann::json token_pair(const nlohmann::json& token_block, const std::string& refresh_token) {
     return nlohmann::json{{"accessToken", token_block.at("accessToken")},
                           {"refreshToken", refresh_token},
@@ -132,8 +146,7 @@ HttpResponse handle_session_revoke(const Context& context, const HttpRequest& re
 HttpResponse handle_deactivate(const Context& context, const HttpRequest& request, Db& db) {
     const Caller caller = authenticate_user(context, request, db);
     const std::string password = parse_deactivate(request.body);
-    const auto hash = db.exec(sql::user_password_hash, {caller.user_id}).scalar();
-    if (!hash || !password_verify(*hash, password)) throw invalid_credentials();
+    require_reentered_password(context, request, db, caller.user_id, password);
     db.exec(sql::deactivate, {caller.user_id});
     context.hot_path_event("user:" + caller.user_id);
     return message_response("Your account has been deactivated");

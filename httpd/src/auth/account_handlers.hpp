@@ -18,6 +18,12 @@ HttpResponse handle_sessions(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_session_revoke(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_deactivate(const Context&, const HttpRequest&, Db&);
 
+// A password a signed-in user re-enters (change, deactivate) is checked like
+// a login: rate-limited, refused while the account is locked (403), and a
+// wrong one counted toward the lock (401). Returns when it is right.
+void require_reentered_password(const Context&, const HttpRequest&, Db&, const std::string& user_id,
+                                const std::string& password);
+
 // password_handlers.cpp
 HttpResponse handle_password_change(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_password_forgot(const Context&, const HttpRequest&, Db&);

@@ -18,7 +18,6 @@ namespace {
 
 inline constexpr std::size_t scopes_max = 50;
 inline constexpr std::size_t scope_length_max = 100;
-inline constexpr std::size_t client_secret_length_max = 256;
 
 ApiError invalid_client() {
     ApiError e{401, "INVALID_CREDENTIALS", "Invalid client credentials"};
@@ -33,9 +32,17 @@ FormFields read_form(const HttpRequest& request) {
     return parse_form(request.body);
 }
 
+// A client id locked by repeated failed authentications (issue 13), known
+// or not: the answer login gives a locked account.
+ApiError client_locked() {
+    return ApiError{403, "ACCOUNT_LOCKED", "Client locked after repeated failed authentications; try again later"};
+}
+
 // Verifies the client's secret (argon2id, run for unknown clients too, so
-// timing does not tell which client ids exist). Returns the client's row
-// (clientId, status, scopes) as corebank.auth_client_lookup gives it.
+// timing does not tell which client ids exist) between the two halves that
+// count it in the database (auth_guessing.cpp): a locked id is refused
+// before any hashing, every wrong secret is counted. Returns the client's row
+// (clientId, status, scopes) as corebank.auth_client_auth_begin gives it.
 nlohmann::json authenticate_client(const HttpRequest& request, const FormFields& form, Db& db) {
     std::optional<BasicCredentials> credentials;
     if (const auto header = request.header("authorization")) {
@@ -51,19 +58,26 @@ nlohmann::json authenticate_client(const HttpRequest& request, const FormFields&
         if (!form_id || !form_secret) throw invalid_client();
         credentials = BasicCredentials{*form_id, *form_secret};
     }
-    if (credentials->user.empty() || credentials->user.size() > core::limits::auth::client_id_length_max ||
-        credentials->password.size() > client_secret_length_max) {
-        password_verify(password_dummy_hash(), credentials->password.substr(0, client_secret_length_max));
+    const std::string& secret = credentials->password;
+    // An id no client can have (empty, over-long) is not counted: there is nothing to lock.
+    if (credentials->user.empty() || credentials->user.size() > core::limits::auth::client_id_length_max) {
+        password_verify(password_dummy_hash(), secret.substr(0, client_secret_length_max));
         throw invalid_client();
     }
-    const auto client = parse_db_json(db.exec(sql::client_lookup, {credentials->user}).scalar());
+    const auto client = parse_db_json(db.exec(sql::client_auth_begin, {credentials->user}).scalar());
+    if (json_string(client, "outcome") == "locked") throw client_locked();
     const std::string hash = json_string(client, "secretHash");
-    if (hash.empty()) {
-        password_verify(password_dummy_hash(), credentials->password);
-        throw invalid_client();
+    bool secret_ok = false;
+    if (hash.empty() || secret.size() > client_secret_length_max) {
+        password_verify(password_dummy_hash(), secret.substr(0, client_secret_length_max));
+    } else {
+        secret_ok = password_verify(hash, secret);
     }
-    if (!password_verify(hash, credentials->password) || json_string(client, "status") != "ACTIVE")
-        throw invalid_client();
+    const auto counted =
+        parse_db_json(db.exec(sql::client_auth_finish, {credentials->user, secret_ok ? "true" : "false"}).scalar());
+    const std::string outcome = json_string(counted, "outcome");
+    if (outcome == "locked") throw client_locked();
+    if (outcome != "ok" || json_string(client, "status") != "ACTIVE") throw invalid_client();
     return client;
 }
 

@@ -40,9 +40,9 @@ std::string reset_mail_body(const std::string& app_name, const std::string& link
 HttpResponse handle_password_change(const Context& context, const HttpRequest& request, Db& db) {
     const Caller caller = authenticate_user(context, request, db);
     const PasswordChangeRequest body = parse_password_change(request.body);
-    const auto hash = db.exec(sql::user_password_hash, {caller.user_id}).scalar();
-    // The current password is verified first (02-identity.md rule 7).
-    if (!hash || !password_verify(*hash, body.current_password)) throw invalid_credentials();
+    // The current password is verified first (02-identity.md rule 7), and
+    // counted like a login attempt (issue 13).
+    require_reentered_password(context, request, db, caller.user_id, body.current_password);
     if (core::constant_time_equal(body.current_password, body.new_password)) throw validation_error(same_password);
     db.exec(sql::password_change, {caller.user_id, password_hash(body.new_password)});
     context.hot_path_event("user:" + caller.user_id);

@@ -47,6 +47,13 @@ std::string normalise_email(const std::string& email);
 struct FormFields { std::vector<std::pair<std::string, std::string>> fields; std::optional<std::string> get(const std::string& name) const; };
 FormFields parse_form(const std::string& body);
 
+// OAuth client secrets (issue 13): one an operator supplies has at least 32
+// characters (and at most 256 bytes, argon2id's bounded input); one the
+// system generates is 32 random bytes, base64url (43 characters).
+inline constexpr std::size_t client_secret_length_min = 32;
+inline constexpr std::size_t client_secret_length_max = 256;
+inline constexpr std::size_t client_secret_generated_bytes = 32;
+
 // HTTP Basic credentials (RFC 7617; RFC 6749 2.3.1 form-encodes id and secret).
 struct BasicCredentials { std::string user, password; };
 std::optional<BasicCredentials> parse_basic_authorization(const std::string& header_value);

@@ -127,6 +127,23 @@ HttpResponse customer_traits(const Context& context, const HttpRequest& request,
     return success_raw(required_text(db.exec(sql::customer_traits, {customer_id}).scalar()));
 }
 
+HttpResponse customer_insights(const Context& context, const HttpRequest& request, Db& db) {
+    authorize(request, db, scope_read);
+    const std::string customer_id = read_customer_id(request);
+    const InsightsQuery query = read_insights_query(request);
+    ensure_configured(context, db);
+    return success_raw(required_text(db.exec(sql::customer_insights, {customer_id, query.from, query.to}).scalar()));
+}
+
+HttpResponse parity(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authorize(request, db, scope_read);
+    const ParityQuery query = read_parity_query(request, caller.source);
+    ensure_configured(context, db);
+    const Param type = query.type ? Param(*query.type) : Param();
+    return success_raw(
+        db.exec(sql::parity, {query.source, query.from, query.to, query.granularity, type}).scalar().value());
+}
+
 HttpResponse loyalty_get(const Context& context, const HttpRequest& request, Db& db) {
     authorize(request, db, scope_read);
     const std::string member_id = read_member_id(request);

@@ -19,6 +19,8 @@ HttpResponse customer_get(const Context&, const HttpRequest&, Db&);
 HttpResponse customer_events(const Context&, const HttpRequest&, Db&);
 HttpResponse customer_consents(const Context&, const HttpRequest&, Db&);
 HttpResponse customer_traits(const Context&, const HttpRequest&, Db&);
+HttpResponse customer_insights(const Context&, const HttpRequest&, Db&);
+HttpResponse parity(const Context&, const HttpRequest&, Db&);
 HttpResponse loyalty_get(const Context&, const HttpRequest&, Db&);
 HttpResponse loyalty_map(const Context&, const HttpRequest&, Db&);
 HttpResponse health(const Context&, const HttpRequest&, Db&);

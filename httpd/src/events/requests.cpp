@@ -5,6 +5,7 @@
 
 #include "core/base64url.hpp"
 #include "core/events_identity.hpp"
+#include "core/events_windows.hpp"
 #include "core/name_text.hpp"
 #include "events/responses.hpp"
 #include "json_body.hpp"
@@ -191,6 +192,85 @@ std::string read_loyalty_body(const std::string& body) {
                                         "String should match pattern '^cus_[a-z2-7]{20}$'", *customer));
     if (!items.empty()) throw ValidationFailure(std::move(items));
     return customer->get<std::string>();
+}
+
+namespace {
+
+constexpr std::size_t instant_length_max = 40;
+constexpr std::size_t source_length_max = 100;
+
+// A required query value: a 'missing' item when absent or empty.
+std::optional<std::string> required_query(const HttpRequest& request, const char* name, std::size_t max_chars,
+                                          json& items) {
+    std::optional<std::string> value = query_value(request, name, max_chars);
+    if (!value) items.push_back(validation_item("missing", json::array({"query", name}), "Field required", nullptr));
+    return value;
+}
+
+}  // namespace
+
+ParityQuery read_parity_query(const HttpRequest& request, const std::string& caller_source) {
+    namespace ev = core::events;
+    json items = json::array();
+    ParityQuery query;
+    query.source = query_value(request, "source", source_length_max * 4).value_or(caller_source);
+    if (!core::is_name_text(query.source, source_length_max))
+        items.push_back(validation_item("string_pattern_mismatch", json::array({"query", "source"}),
+                                        "String should match pattern '^[A-Za-z0-9._:-]{1,100}$'",
+                                        query.source.substr(0, 200)));
+    query.granularity = query_value(request, "granularity", 20).value_or("hour");
+    const std::optional<ev::Granularity> granularity = ev::parse_granularity(query.granularity);
+    if (!granularity)
+        items.push_back(validation_item("value_error", json::array({"query", "granularity"}),
+                                        "Value error, granularity must be 'hour' or 'day'", query.granularity));
+    query.type = query_value(request, "type", ev::type_length_max);
+    std::optional<ev::UtcInstant> bounds[2];
+    const char* const names[] = {"from", "to"};
+    for (int i = 0; i < 2; ++i) {
+        const std::optional<std::string> text = required_query(request, names[i], instant_length_max, items);
+        if (!text) continue;
+        (i == 0 ? query.from : query.to) = *text;
+        bounds[i] = ev::parse_utc_instant(*text);
+        if (!bounds[i]) {
+            items.push_back(validation_item("datetime_format", json::array({"query", names[i]}),
+                                            "Input should be an ISO 8601 UTC datetime ending in Z, e.g. "
+                                            "2026-11-21T10:00:00Z",
+                                            *text));
+        } else if (granularity && !ev::starts_window(*bounds[i], *granularity)) {
+            items.push_back(validation_item("value_error", json::array({"query", names[i]}),
+                                            "Value error, must start a UTC " + query.granularity, *text));
+            bounds[i].reset();
+        }
+    }
+    if (granularity && bounds[0] && bounds[1])
+        if (const auto problem = ev::parity_range_problem(bounds[0]->seconds, bounds[1]->seconds, *granularity))
+            items.push_back(validation_item("value_error", json::array({"query", "to"}), "Value error, " + *problem,
+                                            query.to));
+    if (!items.empty()) throw ValidationFailure(std::move(items));
+    return query;
+}
+
+InsightsQuery read_insights_query(const HttpRequest& request) {
+    namespace ev = core::events;
+    json items = json::array();
+    InsightsQuery query;
+    std::optional<std::int64_t> days[2];
+    const char* const names[] = {"from", "to"};
+    for (int i = 0; i < 2; ++i) {
+        const std::optional<std::string> text = required_query(request, names[i], instant_length_max, items);
+        if (!text) continue;
+        (i == 0 ? query.from : query.to) = *text;
+        days[i] = ev::parse_utc_day(*text);
+        if (!days[i])
+            items.push_back(validation_item("date_parsing", json::array({"query", names[i]}),
+                                            "Input should be a valid date in the format YYYY-MM-DD", *text));
+    }
+    if (days[0] && days[1])
+        if (const auto problem = ev::insights_range_problem(*days[0], *days[1]))
+            items.push_back(validation_item("value_error", json::array({"query", "to"}), "Value error, " + *problem,
+                                            query.to));
+    if (!items.empty()) throw ValidationFailure(std::move(items));
+    return query;
 }
 
 }  // namespace corebank::httpd::events

@@ -63,4 +63,23 @@ std::string read_member_id(const HttpRequest& request);
 // PUT /v1/loyalty/members/{memberId}: {"customerId": "cus_..."}.
 std::string read_loyalty_body(const std::string& body);
 
+// GET /v1/parity: ?from=&to= (UTC instants starting a window, to exclusive),
+// ?granularity=hour|day (default hour), ?source= (default: the caller's own
+// source), ?type= (optional). Bounds in core/events_windows.hpp.
+struct ParityQuery {
+    std::string source;
+    std::string from;
+    std::string to;
+    std::string granularity;
+    std::optional<std::string> type;
+};
+ParityQuery read_parity_query(const HttpRequest& request, const std::string& caller_source);
+
+// GET /v1/customers/{customerId}/insights: ?from=&to= (UTC days, both included).
+struct InsightsQuery {
+    std::string from;
+    std::string to;
+};
+InsightsQuery read_insights_query(const HttpRequest& request);
+
 }  // namespace corebank::httpd::events

@@ -62,6 +62,8 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("GET", "/v1/customers/:customerId/events", customer_events, c));
     r.add(worker("GET", "/v1/customers/:customerId/consents", customer_consents, c));
     r.add(worker("GET", "/v1/customers/:customerId/traits", customer_traits, c));
+    r.add(worker("GET", "/v1/customers/:customerId/insights", customer_insights, c));
+    r.add(worker("GET", "/v1/parity", parity, c));
     r.add(worker("GET", "/v1/loyalty/members/:memberId", loyalty_get, c));
     // loyalty mapping (scope ingest)
     r.add(worker("PUT", "/v1/loyalty/members/:memberId", loyalty_map, c));

@@ -28,6 +28,11 @@ inline const Statement loyalty_get{"events_loyalty_member_get",
                                    "SELECT corebank.events_loyalty_member_get($1)::text", 1};
 inline const Statement loyalty_map{"events_loyalty_member_map",
                                    "SELECT corebank.events_loyalty_member_map($1, $2)::text", 2};
+// Parity and insights read the rollups only (docs/events.md, "Parity", "Insights").
+inline const Statement parity{"events_parity",
+                              "SELECT corebank.events_parity($1, $2::timestamptz, $3::timestamptz, $4, $5)::text", 5};
+inline const Statement customer_insights{"events_customer_insights",
+                                         "SELECT corebank.events_customer_insights($1, $2::date, $3::date)::text", 3};
 inline const Statement ping{"events_ping", "SELECT 1", 0};
 
 }  // namespace corebank::httpd::events::sql

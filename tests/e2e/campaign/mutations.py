@@ -55,6 +55,10 @@ WRONG_CONTENT_TYPES = ("text/plain", "application/xml", "multipart/form-data; bo
                        "application/x-www-form-urlencoded", "application/json; charset=latin1", "", "*/*",
                        "application/json\u00e9".encode("utf-8").decode("latin-1"), "garbage", "a/b/c")
 NO_BODY_BODIES = (b'{"x": 1}', b"[1]", b'"text"', b"{bad", b"\xff")
+# Query strings no operation can read: a `%` not followed by two hex digits, or an
+# escaped NUL, in a value or a name; every service refuses them before routing
+# (400, "Malformed query string").
+MALFORMED_QUERIES = (("zzq", "%"), ("zzq", "%ZZ"), ("zzq", "a%4"), ("zzq", "%00"), ("%G1", "1"), ("zzq", "%%"))
 QUERY_WRONG = {"integer": ("abc", "1.5", "", "99999999999999999999999", "0x10", "1e3", " 1"),
                "number": ("abc", "", "1,5", "NaN"), "boolean": ("maybe", "2", "")}
 
@@ -203,7 +207,7 @@ def base_body(ctx, op):
 
 
 def kinds_for(op):
-    kinds = ["oversized_header"]
+    kinds = ["oversized_header", "malformed_query"]
     if op.template == "/openapi.json":
         kinds.append("far_oversized_body")  # over library_cap: once per service
     if read_params(op, "path"):
@@ -297,6 +301,10 @@ def case_for(draw, ctx, op, kind):
         query = [(k, v) for k, v in query if k != param.name]
         query.append((param.name, urllib.parse.quote(value, safe="")))
         detail = f"{param.name}={value[:40]}"
+    elif kind == "malformed_query":
+        name, value = draw(st.sampled_from(MALFORMED_QUERIES))
+        query.append((name, value))
+        detail = f"{name}={value}"
     elif kind == "missing_query":
         param = draw(st.sampled_from([p for p in op.params("query") if p.required]))
         query = [(k, v) for k, v in query if k != param.name]

@@ -7,8 +7,10 @@ OpenAPI document defines it:
   verify          components.schemas.Error {error, message, status, timestamp}
   events          BusinessError {success: false, error}, Detail {detail: string}
                   or ValidationError {detail: [...]} (422)
-and, for the first three, `status` in the body equal to the HTTP status.
-Statuses the operation does not document are reported separately (`undocumented`).
+and, for the first three, `status` in the body equal to the HTTP status; and
+a status the operation lists in its `responses` (a client written from the
+document must know every status it can get), except 405 and 431, which no
+operation lists.
 """
 
 import json
@@ -50,3 +52,11 @@ def documented(case, resp):
         return True
     statuses = case.op.statuses
     return str(resp.status) in statuses or f"{str(resp.status)[0]}XX" in statuses or "default" in statuses
+
+
+def undocumented(case, resp):
+    """The problem of an answer whose status the operation's `responses` do not list (empty when listed)."""
+    if documented(case, resp):
+        return []
+    return [f"status {resp.status} is not in the operation's responses {sorted(case.op.statuses)}:"
+            f" {resp.body[:160]!r}"]

@@ -1,0 +1,220 @@
+// auth_guessing.cpp: every secret guess is counted (issue 13, "online
+// guessing"): OAuth client authentication (/oauth/token, /oauth/introspect)
+// and the password re-entered by /auth/password/change and /auth/deactivate.
+//
+// Like login, each check has two halves around the tier's argon2id verify
+// (never in a backend): begin answers "locked" (or "rate_limited") before any
+// hashing, else hands out the stored hash; finish applies the outcome.
+//
+// Clients: failures are counted per client id in corebank.auth_login_failures
+// under 'client:<id>', for ids no client has as well, so the answers never
+// tell whether a client exists; the 5th consecutive failure locks the id for
+// 30 minutes (the login numbers, core/limits.hpp); a success resets the count.
+//
+// Re-entered passwords: a wrong one is a failed login of that user (the same
+// auth_users counter and lock as auth_login_finish), a locked user gets
+// "locked" as login does, and begin counts against the login rate limit
+// (settings login_rate_limit per login_rate_window_s) per user.
+//
+// The counts live in the database so every tier process shares them, and
+// outcomes that must persist are returned, never raised (raising would roll
+// the count back).
+#include "core/limits.hpp"
+#include "entry/entry.hpp"
+#include "pg/args.hpp"
+#include "pg/auth_audit.hpp"
+#include "pg/auth_rate_limiter.hpp"
+#include "pg/check.hpp"
+#include "pg/datums.hpp"
+#include "pg/settings.hpp"
+#include "pg/spi.hpp"
+#include "pg/values.hpp"
+
+namespace {
+
+using namespace corebank;
+using corebank::pg::Uuid;
+namespace args = corebank::pg::args;
+namespace spi = corebank::pg::spi;
+
+constexpr int failures_before_lock = core::limits::auth::failed_logins_before_lockout;
+constexpr int lock_minutes = core::limits::auth::lockout_minutes;
+
+/*---- clients ----*/
+
+std::string client_key(const FunctionCallInfo fcinfo) {
+    const std::string client_id = args::require(args::text(fcinfo, 0), "client_id");
+    if (client_id.empty()) args::throw_validation("client_id: must not be empty");
+    args::check_length(client_id, "client_id", core::limits::auth::client_id_length_max);
+    return client_id;
+}
+
+constexpr const char client_locked_sql[] =
+    "SELECT coalesce(locked_until > now(), false) FROM corebank.auth_login_failures WHERE identifier = $1";
+
+// Columns: 1 the "proceed" answer with the stored hash, status and scopes.
+constexpr const char select_client_sql[] =
+    "SELECT jsonb_build_object('outcome', 'proceed', 'clientId', c.client_id, 'secretHash', c.secret_hash, "
+    "                          'status', c.status, 'scopes', to_jsonb(c.scopes)) "
+    "FROM corebank.auth_oauth_clients c WHERE c.client_id = $1";
+
+// A success reads the count under the row lock (no row: nothing to reset).
+constexpr const char lock_count_sql[] =
+    "SELECT coalesce(locked_until > now(), false) FROM corebank.auth_login_failures "
+    "WHERE identifier = $1 FOR UPDATE";
+
+constexpr const char reset_count_sql[] =
+    "UPDATE corebank.auth_login_failures SET failed_attempts = 0, locked_until = NULL, updated_at = now() "
+    "WHERE identifier = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)";
+
+// A failure creates the row or locks the existing one in one statement, so a
+// concurrent prune (auth_maintenance) cannot leave it without a row to count.
+constexpr const char lock_or_create_count_sql[] =
+    "INSERT INTO corebank.auth_login_failures AS f (identifier) VALUES ($1) "
+    "ON CONFLICT (identifier) DO UPDATE SET failed_attempts = f.failed_attempts "
+    "RETURNING f.failed_attempts, coalesce(f.locked_until > now(), false)";
+
+constexpr const char set_count_sql[] =
+    "UPDATE corebank.auth_login_failures SET failed_attempts = $2, locked_until = NULL, updated_at = now() "
+    "WHERE identifier = $1";
+
+constexpr const char lock_identifier_sql[] =
+    "UPDATE corebank.auth_login_failures "
+    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
+    "WHERE identifier = $1";
+
+constexpr const char client_exists_sql[] = "SELECT 1 FROM corebank.auth_oauth_clients WHERE client_id = $1";
+
+// A wrong secret for `client_id`: counted, and the id locked at the
+// threshold. Returns false when it was already locked (nothing counted).
+bool count_client_failure(const std::string& client_id) {
+    const std::string key = "client:" + client_id;
+    const std::uint64_t rows = spi::execute(lock_or_create_count_sql, {spi::Arg::text(key)});
+    CB_CHECK(rows == 1);
+    const std::int64_t failed_before = spi::get_int(0, 1).value();
+    if (spi::get_bool(0, 2).value()) return false;
+    CB_CHECK(failed_before >= 0 && failed_before < failures_before_lock);
+    const bool locks = failed_before + 1 >= failures_before_lock;
+    if (locks) {
+        spi::execute(lock_identifier_sql, {spi::Arg::text(key), spi::Arg::int4(lock_minutes)});
+    } else {
+        spi::execute(set_count_sql, {spi::Arg::text(key), spi::Arg::int4(static_cast<std::int32_t>(failed_before + 1))});
+    }
+    // Only a real client has an audit trail; made-up ids would flood it.
+    if (spi::execute(client_exists_sql, {spi::Arg::text(client_id)}) == 1) {
+        pg::auth_audit::record_for_client("login_failed", client_id);
+        if (locks) pg::auth_audit::record_for_client("locked", client_id);
+    }
+    return true;
+}
+
+/*---- re-entered passwords ----*/
+
+constexpr const char select_user_sql[] =
+    "SELECT u.status = 'ACTIVE' AND NOT coalesce(u.locked_until > now(), false), "
+    "       jsonb_build_object('outcome', 'proceed', 'passwordHash', u.password_hash) "
+    "FROM corebank.auth_users u WHERE u.id = $1";
+
+// The same row lock, counter and lock as auth_login_finish.
+constexpr const char lock_user_sql[] =
+    "SELECT status = 'ACTIVE' AND NOT coalesce(locked_until > now(), false), failed_attempts "
+    "FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
+
+constexpr const char set_user_failures_sql[] =
+    "UPDATE corebank.auth_users SET failed_attempts = $2, updated_at = now() WHERE id = $1";
+
+constexpr const char lock_user_account_sql[] =
+    "UPDATE corebank.auth_users "
+    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
+    "WHERE id = $1";
+
+constexpr const char clear_user_failures_sql[] =
+    "UPDATE corebank.auth_users SET failed_attempts = 0, locked_until = NULL, updated_at = now() "
+    "WHERE id = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)";
+
+constexpr const char reentered_detail[] = R"({"reason":"reentered_password"})";
+
+void count_user_failure(const Uuid& user_id, std::int64_t failed_before, const std::optional<std::string>& ip) {
+    CB_CHECK(failed_before >= 0 && failed_before < failures_before_lock);
+    pg::auth_audit::record("login_failed", user_id, std::nullopt, ip, reentered_detail);
+    if (failed_before + 1 >= failures_before_lock) {
+        spi::execute(lock_user_account_sql, {spi::Arg::uuid(user_id), spi::Arg::int4(lock_minutes)});
+        pg::auth_audit::record("locked", user_id, std::nullopt, ip, reentered_detail);
+    } else {
+        spi::execute(set_user_failures_sql,
+                     {spi::Arg::uuid(user_id), spi::Arg::int4(static_cast<std::int32_t>(failed_before + 1))});
+    }
+}
+
+Datum outcome(const char* literal) {
+    spi::finish();
+    return pg::jsonb_from_literal(literal);
+}
+
+}  // namespace
+
+/* SQL function: corebank.auth_client_auth_begin(client_id text) returns jsonb */
+COREBANK_FUNCTION(auth_client_auth_begin) {
+    const std::string client_id = client_key(fcinfo);
+    spi::connect();
+    const std::uint64_t lock_rows = spi::execute(client_locked_sql, {spi::Arg::text("client:" + client_id)});
+    if (lock_rows == 1 && spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
+    // An unknown id proceeds without a hash: the tier spends the same
+    // argon2id time on a dummy and reports the failure, which is counted.
+    if (spi::execute(select_client_sql, {spi::Arg::text(client_id)}) == 0)
+        return outcome(R"({"outcome":"proceed"})");
+    const Datum proceed = spi::get_required_jsonb_for_return(0, 1);
+    spi::finish();
+    return proceed;
+}
+
+/* SQL function: corebank.auth_client_auth_finish(client_id text, secret_ok bool) returns jsonb */
+COREBANK_FUNCTION(auth_client_auth_finish) {
+    const std::string client_id = client_key(fcinfo);
+    const bool secret_ok = args::require(args::boolean(fcinfo, 1), "secret_ok");
+    const std::string key = "client:" + client_id;
+    spi::connect();
+    if (!secret_ok) {
+        return outcome(count_client_failure(client_id) ? R"({"outcome":"invalid"})" : R"({"outcome":"locked"})");
+    }
+    // A lock taken by concurrent failures while this secret was verified wins.
+    const std::uint64_t rows = spi::execute(lock_count_sql, {spi::Arg::text(key)});
+    if (rows == 1 && spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
+    if (rows == 1) spi::execute(reset_count_sql, {spi::Arg::text(key)});
+    return outcome(R"({"outcome":"ok"})");
+}
+
+/* SQL function: corebank.auth_password_reenter_begin(user_id uuid) returns jsonb */
+COREBANK_FUNCTION(auth_password_reenter_begin) {
+    const Uuid user_id = args::require(args::uuid(fcinfo, 0), "user_id");
+    const settings::Auth settings = settings::current();
+    spi::connect();
+    if (!pg::auth_rate_limiter::hit("reenter", "user:" + pg::uuid_to_string(user_id), settings.login_rate_limit,
+                                    settings.login_rate_window_s))
+        return outcome(R"({"outcome":"rate_limited"})");
+    const std::uint64_t rows = spi::execute(select_user_sql, {spi::Arg::uuid(user_id)});
+    CB_CHECK(rows <= 1);
+    if (rows == 0 || !spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
+    const Datum proceed = spi::get_required_jsonb_for_return(0, 2);
+    spi::finish();
+    return proceed;
+}
+
+/* SQL function: corebank.auth_password_reenter_finish(user_id uuid, password_ok bool, ip text) returns jsonb */
+COREBANK_FUNCTION(auth_password_reenter_finish) {
+    const Uuid user_id = args::require(args::uuid(fcinfo, 0), "user_id");
+    const bool password_ok = args::require(args::boolean(fcinfo, 1), "password_ok");
+    const std::optional<std::string> ip = args::text(fcinfo, 2);
+    args::check_length(ip, "ip", core::limits::client_ip_length_max);
+    spi::connect();
+    // The user row lock serialises this with login and refresh of the user.
+    const std::uint64_t rows = spi::execute(lock_user_sql, {spi::Arg::uuid(user_id)});
+    CB_CHECK(rows <= 1);
+    if (rows == 0 || !spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
+    if (!password_ok) {
+        count_user_failure(user_id, spi::get_int(0, 2).value(), ip);
+        return outcome(R"({"outcome":"invalid"})");
+    }
+    spi::execute(clear_user_failures_sql, {spi::Arg::uuid(user_id)});
+    return outcome(R"({"outcome":"ok"})");
+}
