@@ -9,7 +9,9 @@
 -- leaves the unit PENDING and nothing posted. A unit that raises is rolled
 -- back to its savepoint and retried after eod_retry_delay, while the job's
 -- other units go on; after the kind's max_attempts it is FAILED and the job
--- finishes FAILED. Answers {step: idle|opened|started|skipped|unit|waiting|
+-- finishes FAILED. A cancel (the tier's statement timeout) counts as such a
+-- failure: uncaught (OTHERS does not catch it), it would abort the step and
+-- leave the unit to be run again at once, forever, with no error kept. Answers {step: idle|opened|started|skipped|unit|waiting|
 -- finished|raced, ...}: idle and waiting mean "nothing to do now".
 CREATE FUNCTION corebank.eod_step(worker text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
@@ -58,7 +60,7 @@ BEGIN
         END IF;
         IF k.posts_money AND corebank_internal.eod_period_closed(j.business_date) THEN
             UPDATE corebank.eod_jobs x
-            SET state = 'SKIPPED', started_at = now(), finished_at = now(),
+            SET state = 'SKIPPED', started_at = now(), finished_at = clock_timestamp(),
                 report = format('period %s is closed: %s was not run for %s', to_char(j.business_date, 'YYYY-MM'),
                                 j.job, j.business_date)
             WHERE x.id = j.id;
@@ -69,7 +71,7 @@ BEGIN
                            'ON CONFLICT DO NOTHING', k.units_function)
                 USING j.id, j.business_date;
             GET DIAGNOSTICS opened = ROW_COUNT;
-        EXCEPTION WHEN OTHERS THEN
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
             failure := format('%s (SQLSTATE %s)', SQLERRM, SQLSTATE);
         END;
         IF failure IS NOT NULL THEN
@@ -91,7 +93,7 @@ BEGIN
         BEGIN
             EXECUTE format('SELECT %s($1, $2, $3)', k.unit_function) INTO outcome
                 USING j.business_date, u.unit, corebank_internal.system_actor();
-        EXCEPTION WHEN OTHERS THEN
+        EXCEPTION WHEN OTHERS OR query_canceled THEN
             failure := format('%s (SQLSTATE %s)', SQLERRM, SQLSTATE);
         END;
         unit_state := CASE WHEN failure IS NULL THEN 'SUCCEEDED'
