@@ -39,7 +39,7 @@ SELECT hasnt_column('corebank', 'auth_signing_keys', 'private_key_pem', 'auth_si
 SELECT col_type_is('corebank', 'auth_signing_keys', 'private_key_sealed', 'bytea',
                    'auth_signing_keys keeps the private key sealed, as bytes');
 SELECT is(corebank_internal.auth_root_key_problem(), NULL, 'this server loads its root key');
-SELECT results_eq($$SELECT name, context FROM pg_settings WHERE name LIKE 'corebank.%' AND context <> 'user'$$,
+SELECT results_eq($$SELECT name, context FROM pg_settings WHERE name LIKE 'corebank.%' AND context NOT IN ('user', 'superuser')$$,
                   $$VALUES ('corebank.root_key_file'::text, 'sighup'::text)$$,
                   'the root key file is the one server-level corebank setting: no session can SET it');
 SELECT throws_ok($$SET corebank.root_key_file = '/tmp/other.key'$$, '55P02', NULL,
