@@ -90,6 +90,30 @@ inline constexpr Setting reactor_threads = integer("reactor_threads", network, S
                                                    "Reactor threads per service endpoint (Pistache epoll loops).");
 inline constexpr Setting db_pool_size =
     integer("db_pool_size", network, Side::tier, 8, 1, 256, "", "Worker threads; each holds one PostgreSQL connection.");
+// Issue 13 ("Starvation"): the identity routes that run argon2id have a pool
+// of their own, bounded and throttled per process (httpd/src/password_lane.hpp).
+inline constexpr Setting password_hash_threads =
+    integer("password_hash_threads", network, Side::tier, 2, 1, 64, "",
+            "Worker threads of the password lane, each holding one PostgreSQL connection: the identity routes that "
+            "run argon2id (login, register, password change and reset, deactivate, /oauth/token, "
+            "/oauth/introspect) run there and nowhere else.",
+            "The db_pool_size workers never run argon2id for a request, so a flood of logins cannot hold them. "
+            "One thread verifies about 50 passwords a second. "
+            "[security.md](security.md#password-hashing-has-a-lane-of-its-own).");
+inline constexpr Setting password_hash_queue_max =
+    integer("password_hash_queue_max", network, Side::tier, 64, 1, 4096, "",
+            "Password attempts that may wait for a password lane thread; more get 429 RATE_LIMIT_EXCEEDED with "
+            "Retry-After: 1.");
+inline constexpr Setting password_attempts_per_s =
+    integer("password_attempts_per_s", network, Side::tier, 50, 1, 100'000, "",
+            "Password attempts (requests to a route that runs argon2id) each corebankd process admits per second "
+            "in all, in bursts of up to twice that; more get 429 RATE_LIMIT_EXCEEDED with Retry-After.",
+            "A request that ends without running argon2id (a malformed body) is given back. Per process, in "
+            "memory: N processes behind a load balancer admit N times this.");
+inline constexpr Setting password_attempts_per_ip_per_s =
+    integer("password_attempts_per_ip_per_s", network, Side::tier, 25, 1, 100'000, "",
+            "The same per client IP (an IPv6 address counts by its /64), in bursts of up to twice that.",
+            "The client IP is the peer, or the last X-Forwarded-For hop when the peer is one of trusted_proxies.");
 inline constexpr Setting max_body_bytes =
     integer("max_body_bytes", network, Side::tier, mebibyte, 1024, 64 * mebibyte, "bytes",
             "Largest accepted request (headers + body); larger gets 413 PAYLOAD_TOO_LARGE.");
@@ -275,6 +299,7 @@ inline constexpr Setting log_requests =
 // name the same keys.
 inline constexpr const Setting* all[] = {
     &listen, &core_port, &identity_port, &verify_port, &events_port, &reactor_threads, &db_pool_size,
+    &password_hash_threads, &password_hash_queue_max, &password_attempts_per_s, &password_attempts_per_ip_per_s,
     &max_body_bytes, &batch_max_body_bytes, &trusted_proxies,
     &database_url, &read_database_url, &statement_timeout_ms, &batch_statement_timeout_ms,
     &issuer, &default_audience, &access_token_ttl_s, &refresh_token_ttl_s, &reset_token_ttl_s, &login_rate_limit,

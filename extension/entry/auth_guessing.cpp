@@ -42,7 +42,7 @@ constexpr int lock_minutes = core::limits::auth::lockout_minutes;
 
 /*---- clients ----*/
 
-std::string client_key(const FunctionCallInfo fcinfo) {
+std::string read_client_id(FunctionCallInfo fcinfo) {
     const std::string client_id = args::require(args::text(fcinfo, 0), "client_id");
     if (client_id.empty()) args::throw_validation("client_id: must not be empty");
     args::check_length(client_id, "client_id", core::limits::auth::client_id_length_max);
@@ -155,7 +155,7 @@ Datum outcome(const char* literal) {
 
 /* SQL function: corebank.auth_client_auth_begin(client_id text) returns jsonb */
 COREBANK_FUNCTION(auth_client_auth_begin) {
-    const std::string client_id = client_key(fcinfo);
+    const std::string client_id = read_client_id(fcinfo);
     spi::connect();
     const std::uint64_t lock_rows = spi::execute(client_locked_sql, {spi::Arg::text("client:" + client_id)});
     if (lock_rows == 1 && spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
@@ -170,7 +170,7 @@ COREBANK_FUNCTION(auth_client_auth_begin) {
 
 /* SQL function: corebank.auth_client_auth_finish(client_id text, secret_ok bool) returns jsonb */
 COREBANK_FUNCTION(auth_client_auth_finish) {
-    const std::string client_id = client_key(fcinfo);
+    const std::string client_id = read_client_id(fcinfo);
     const bool secret_ok = args::require(args::boolean(fcinfo, 1), "secret_ok");
     const std::string key = "client:" + client_id;
     spi::connect();

@@ -30,6 +30,11 @@ struct Config {
     int events_port = settings_table::events_port.default_integer;
     int reactor_threads = settings_table::reactor_threads.default_integer;
     int db_pool_size = settings_table::db_pool_size.default_integer;
+    // The password lane (httpd/src/password_lane.hpp, issue 13).
+    int password_hash_threads = settings_table::password_hash_threads.default_integer;
+    int password_hash_queue_max = settings_table::password_hash_queue_max.default_integer;
+    int password_attempts_per_s = settings_table::password_attempts_per_s.default_integer;
+    int password_attempts_per_ip_per_s = settings_table::password_attempts_per_ip_per_s.default_integer;
     std::size_t max_body_bytes = static_cast<std::size_t>(settings_table::max_body_bytes.default_integer);
     // POST /v1/transfers/batch alone: up to 8,000 transfers (docs/design/batch-transfers.md).
     std::size_t batch_max_body_bytes = static_cast<std::size_t>(settings_table::batch_max_body_bytes.default_integer);

@@ -9,7 +9,16 @@
 
 namespace corebank::httpd {
 
+namespace {
+
+thread_local std::uint64_t argon2_runs = 0;
+
+}  // namespace
+
+std::uint64_t argon2_runs_on_this_thread() { return argon2_runs; }
+
 std::string password_hash(const std::string& password) {
+    ++argon2_runs;
     const std::string salt = core::random_bytes(argon2_salt_bytes);
     const std::size_t encoded_length = argon2_encodedlen(argon2_time_cost, argon2_memory_kib, argon2_parallelism,
                                                          argon2_salt_bytes, argon2_hash_bytes, Argon2_id);
@@ -23,6 +32,7 @@ std::string password_hash(const std::string& password) {
 
 bool password_verify(const std::string& encoded, const std::string& password) {
     if (encoded.rfind("$argon2id$", 0) != 0) return false;
+    ++argon2_runs;
     return argon2id_verify(encoded.c_str(), password.data(), password.size()) == ARGON2_OK;
 }
 

@@ -1,8 +1,10 @@
 // password_hash.hpp: argon2id with the OWASP parameters (19 MiB, t=2, p=1).
-// About 20 ms per call: run it on worker threads only, never on a reactor
-// thread and never inside a database backend.
+// About 20 ms per call: run it on worker threads only (the password lane's,
+// password_lane.hpp), never on a reactor thread and never inside a database
+// backend.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace corebank::httpd {
@@ -21,5 +23,11 @@ bool password_verify(const std::string& encoded, const std::string& password);
 // A valid hash of a random password, made once: verifying against it keeps a
 // login for an unknown account as slow as one for a real account.
 const std::string& password_dummy_hash();
+
+// How many argon2id computations (hashes and verifications) the calling
+// thread has run. The password lane gives an admitted attempt back to its
+// throttle when the handler ran none (a malformed body, a limit the database
+// answered first): the throttle counts argon2id work, not requests.
+std::uint64_t argon2_runs_on_this_thread();
 
 }  // namespace corebank::httpd

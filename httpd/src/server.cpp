@@ -30,6 +30,7 @@
 #include "log.hpp"
 #include "mail/outbox_sender.hpp"
 #include "openapi_documents.hpp"
+#include "password_lane.hpp"
 #include "service.hpp"
 #include "verify/context.hpp"
 #include "verify/webhook_sender.hpp"
@@ -164,6 +165,19 @@ int run_server(const Config& config) {
         };
         if (!config.read_database_url.empty()) log_info("reads of statements and transactions go to read_database_url");
         WorkerPool pool(config.db_pool_size, make_worker_db);
+        // The password lane: argon2id routes on their own threads and
+        // connections, behind a per-process throttle (password_lane.hpp).
+        WorkerPool password_pool(config.password_hash_threads, make_db,
+                                 static_cast<std::size_t>(config.password_hash_queue_max));
+        PasswordThrottle password_throttle(
+            PasswordThrottleLimits{config.password_attempts_per_s, config.password_attempts_per_ip_per_s},
+            [] {
+                return std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+            });
+        auto password_lane =
+            std::make_shared<PasswordLane>(PasswordLane{&password_pool, &password_throttle, auth::runs_argon2});
         Maintenance maintenance(make_db(), context->verifier);
         // The end-of-day runner's connection: one step may accrue a whole
         // bank's interest, so its statements may run up to ten minutes.
@@ -173,8 +187,9 @@ int run_server(const Config& config) {
         core_banking::EodTimer eod_timer(std::make_unique<Db>(config.database_url, eod_settings),
                                          std::chrono::seconds(config.eod_runner_interval_s));
 
-        Service identity_service(service_options(config, "identity", config.identity_port),
-                                 auth::make_router(context), &pool);
+        auto identity_options = service_options(config, "identity", config.identity_port);
+        identity_options.password_lane = password_lane;
+        Service identity_service(identity_options, auth::make_router(context), &pool);
         auto banking = std::make_shared<core_banking::Context>();
         banking->config = config;
         banking->policy = core_banking::OperationPolicy::from_file(config.policy_file);
@@ -258,6 +273,7 @@ int run_server(const Config& config) {
         verify_service.shutdown();
         events_service.shutdown();
         pool.stop();
+        password_pool.stop();
         mail.stop();
         webhooks.stop();
         maintenance.stop();

@@ -12,6 +12,7 @@
 #include "core/crypto.hpp"
 #include "db_errors.hpp"
 #include "log.hpp"
+#include "password_hash.hpp"
 #include "percent_decode.hpp"
 
 namespace corebank::httpd {
@@ -234,16 +235,36 @@ public:
                 send_response(writer, info, run_handler(*match.route, copy, nullptr, options), options);
                 return;
             }
+            // A password route is throttled here, on the reactor, before it
+            // can queue, and runs on the password lane's own workers.
+            WorkerPool* pool = state_->pool;
+            const PasswordLane* lane = options.password_lane.get();
+            const bool on_lane = lane != nullptr && lane->serves(*match.route);
+            if (on_lane) {
+                const int retry_after_s = lane->throttle->admit(copy.client_ip);
+                if (retry_after_s > 0) {
+                    send_response(writer, info, options.render_error(password_attempts_throttled(retry_after_s)),
+                                  options);
+                    return;
+                }
+                pool = lane->pool;
+            }
             // Hand the exchange to a worker; the writer travels with it.
             auto shared_writer = std::make_shared<Http::ResponseWriter>(std::move(writer));
             const Route* route = match.route;
             auto state = state_;
-            const bool accepted = state_->pool->submit(
-                [state, route, shared_writer, info, request_copy = std::move(copy)](Db& db) {
+            const bool accepted = pool->submit(
+                [state, route, shared_writer, info, on_lane, request_copy = std::move(copy)](Db& db) {
+                    const std::uint64_t argon2_before = argon2_runs_on_this_thread();
                     const HttpResponse response = run_handler(*route, request_copy, &db, state->options);
+                    if (on_lane && argon2_runs_on_this_thread() == argon2_before)
+                        state->options.password_lane->throttle->refund(request_copy.client_ip);
                     send_response(*shared_writer, info, response, state->options);
                 });
-            if (!accepted) {
+            if (!accepted && on_lane) {
+                lane->throttle->refund(info.client_ip);  // it never ran
+                send_response(*shared_writer, info, options.render_error(password_lane_full()), options);
+            } else if (!accepted) {
                 ApiError busy = service_unavailable("The server is busy; retry shortly");
                 busy.headers.emplace_back("Retry-After", "1");
                 send_response(*shared_writer, info, options.render_error(busy), options);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api_error.hpp"
+#include "password_lane.hpp"
 #include "router.hpp"
 #include "worker_pool.hpp"
 
@@ -30,6 +31,9 @@ struct ServiceOptions {
     std::string unavailable_reason;
     // Renders an error in this service's documented body shape.
     std::function<HttpResponse(const ApiError&)> render_error;
+    // The identity service's routes that run argon2id go here instead of
+    // the shared pool (password_lane.hpp); null for the other services.
+    std::shared_ptr<const PasswordLane> password_lane;
 };
 
 // The body shape of 00-decisions.md: {error, message, status, timestamp}.

@@ -6,7 +6,8 @@
 
 namespace corebank::httpd {
 
-WorkerPool::WorkerPool(int threads, DbFactory factory) : factory_(std::move(factory)) {
+WorkerPool::WorkerPool(int threads, DbFactory factory, std::size_t queue_max)
+    : factory_(std::move(factory)), queue_max_(queue_max) {
     assert(threads > 0);
     threads_.reserve(static_cast<std::size_t>(threads));
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
@@ -17,7 +18,7 @@ WorkerPool::~WorkerPool() { stop(); }
 bool WorkerPool::submit(Job job) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (stopping_ || queue_.size() >= worker_queue_max) return false;
+        if (stopping_ || queue_.size() >= queue_max_) return false;
         queue_.push_back(std::move(job));
     }
     ready_.notify_one();

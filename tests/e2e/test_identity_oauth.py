@@ -298,6 +298,17 @@ class ClientLockoutTest(unittest.TestCase):
         cb.assert_error(self.api.introspect(user.access, client_id, secret), 403, "ACCOUNT_LOCKED")
         cb.assert_error(self.api.oauth_token(client_id, secret), 403, "ACCOUNT_LOCKED")
 
+    def test_parallel_wrong_secrets_count_exactly_five(self):
+        """10 simultaneous wrong secrets: exactly 5 are counted (401), the rest find the lock (403)."""
+        client_id, secret = cb.create_client(GRANTED)
+        responses = cb.run_parallel([lambda: cb.Identity().oauth_token(client_id, "wrong-" + secrets.token_urlsafe(32))
+                                     for _ in range(10)])
+        codes = sorted(resp.status for resp in responses)
+        self.assertEqual(codes, [401] * cb.LOCKOUT_FAILURES + [403] * (10 - cb.LOCKOUT_FAILURES), responses)
+        for resp in responses:
+            cb.assert_error(resp, resp.status, "INVALID_CREDENTIALS" if resp.status == 401 else "ACCOUNT_LOCKED")
+        cb.assert_error(self.api.oauth_token(client_id, secret), 403, "ACCOUNT_LOCKED")
+
     def test_unknown_client_id_locks_alike(self):
         """An id no client has answers exactly as a real one: 401 five times, then the same 403 body."""
         real_id, real_secret = cb.create_client(GRANTED)

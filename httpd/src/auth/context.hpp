@@ -28,6 +28,10 @@ struct Context {
 // The identity service's routes (docs/identity.md lists them).
 Router make_router(std::shared_ptr<const Context> context);
 
+// Whether a route's handler runs argon2id: those run on the password lane
+// (password_lane.hpp), not on the shared worker pool.
+bool runs_argon2(const Route& route);
+
 // Renders the token pair from the database's token block plus the plaintext
 // refresh token that only the tier ever held.
 nlohmann::json token_pair(const nlohmann::json& token_block, const std::string& refresh_token);

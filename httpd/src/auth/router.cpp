@@ -16,7 +16,21 @@ Route reactor(const char* method, const char* pattern, HttpResponse (*handler)(c
     return reactor_route(method, pattern, handler, std::move(context));
 }
 
+// The routes whose handlers run argon2id (hash or verify), on the password
+// lane: a new handler that calls password_hash or password_verify belongs here.
+constexpr const char* argon2_routes[][2] = {
+    {"POST", "/auth/register"},        {"POST", "/auth/login"},        {"POST", "/auth/password/change"},
+    {"POST", "/auth/password/reset"},  {"POST", "/auth/deactivate"},   {"POST", "/oauth/token"},
+    {"POST", "/oauth/introspect"},
+};
+
 }  // namespace
+
+bool runs_argon2(const Route& route) {
+    for (const auto& [method, pattern] : argon2_routes)
+        if (route.method == method && route.pattern == pattern) return true;
+    return false;
+}
 
 Router make_router(std::shared_ptr<const Context> c) {
     Router r;
