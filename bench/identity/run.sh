@@ -49,7 +49,9 @@ bench_start_cluster
 # The GUC corebank.login_rate_limit allows at most 100000. Only a superuser
 # sets it (docs/architecture.md, "Trust boundary"): into the database with
 # `corebankd settings apply`, and into the tier's own configuration.
-tier_env=(CORE_LOGIN_RATE_LIMIT=100000)
+# The password lane's throttles (per process) are lifted too, so that the
+# login phase measures argon2id's ceiling rather than the throttle.
+tier_env=(CORE_LOGIN_RATE_LIMIT=100000 CORE_PASSWORD_ATTEMPTS_PER_S=100000 CORE_PASSWORD_ATTEMPTS_PER_IP_PER_S=100000)
 env "${tier_env[@]}" DATABASE_URL="$admin_url" "$corebankd" settings apply --config "$ROOT/corebank.conf" >/dev/null ||
     die "corebankd settings apply failed"
 bench_start_tier

@@ -58,6 +58,16 @@ ApiError api_error_from_db(const DbError& error) {
         out.headers.emplace_back("Retry-After", "1");
         return out;
     }
+    // F0000: the server cannot load its root key (corebank.root_key_file
+    // unset, unreadable or unsafe: docs/security.md), so it cannot sign
+    // tokens. The server's configuration, not the request: 503, and the
+    // message, which names the file and the problem, goes to the log only.
+    if (error.sqlstate == "F0000") {
+        log_error("the database cannot use its root key", {{"sqlstate", error.sqlstate}, {"error", error.what()}});
+        ApiError out = service_unavailable("The service cannot issue tokens now; retry later");
+        out.headers.emplace_back("Retry-After", "60");
+        return out;
+    }
     // Never error.detail: PostgreSQL's DETAIL quotes row values (a key, a
     // failing row), which is personal data the log must not hold (issue 13).
     // The SQLSTATE and the primary message name the constraint or the fault.

@@ -184,6 +184,16 @@ TEST(RunHandler, ExtensionSqlstatesMapToDocumentedCodes) {
     EXPECT_EQ(header_value(unauthorized.response, "WWW-Authenticate"), "Bearer");
 }
 
+// Goal: a server without its root key (F0000, docs/security.md) answers 503
+// with Retry-After, not 500, and the file's name and problem stay in the log.
+TEST(RunHandler, MissingRootKeyIsServiceUnavailable) {
+    const Outcome outcome = run_throwing(
+        httpd::DbError("F0000", "corebank.root_key_file is not set: this server has no root key", ""));
+    EXPECT_TRUE(is_standard_error(outcome, 503, "SERVICE_UNAVAILABLE"));
+    EXPECT_EQ(header_value(outcome.response, "Retry-After"), "60");
+    EXPECT_EQ(outcome.body["message"].get<std::string>().find("root_key_file"), std::string::npos);
+}
+
 // Goal: a unique violation (23505) is 409 CONFLICT without PostgreSQL's text.
 TEST(RunHandler, UniqueViolationIsConflict) {
     const Outcome outcome = run_throwing(httpd::DbError(
