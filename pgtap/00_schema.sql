@@ -18,7 +18,7 @@ SELECT tables_are('corebank', ARRAY[
     'accounting_periods', 'parked_changes', 'transactions', 'transaction_lines_proposed', 'journal_entries',
     'gl_balance_stripes', 'chain_heads', 'account_day_totals', 'gl_day_totals', 'account_credit_stripes', 'idempotency_keys', 'gl_budgets', 'api_keys', 'api_key_rate_counters',
     'event_platforms', 'event_settings', 'customers_graph', 'customer_identifiers', 'events', 'customer_merges',
-    'consents', 'loyalty_members', 'event_parity_hourly', 'event_customer_daily', 'event_customer_money_daily',
+    'consents', 'loyalty_members', 'event_parity_hourly',
     'customers', 'customer_profiles', 'customer_interactions', 'customer_cases', 'beneficial_owners', 'beneficiaries',
     'kyc_documents', 'kyc_checks', 'kyc_reviews', 'deposit_products', 'deposit_product_tiers', 'deposit_accounts',
     'account_status_history', 'exchange_rates', 'interest_accruals', 'interest_accrual_journals', 'account_month_ends',

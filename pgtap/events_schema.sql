@@ -51,8 +51,7 @@ SELECT set_eq(
 SELECT is((SELECT count(*) FROM pg_class c
            WHERE c.relnamespace = 'corebank'::regnamespace
              AND c.relname IN ('event_platforms', 'event_settings', 'customers_graph', 'customer_identifiers', 'events',
-                               'customer_merges', 'consents', 'loyalty_members', 'event_parity_hourly',
-                               'event_customer_daily', 'event_customer_money_daily')
+                               'customer_merges', 'consents', 'loyalty_members', 'event_parity_hourly')
              AND (has_table_privilege('corebank_app', c.oid, 'SELECT') OR has_table_privilege('corebank_app', c.oid, 'INSERT')
                OR has_table_privilege('corebank_app', c.oid, 'UPDATE') OR has_table_privilege('corebank_app', c.oid, 'DELETE'))),
           0::bigint, 'corebank_app has no privilege on any event table');

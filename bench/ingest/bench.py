@@ -21,6 +21,14 @@ Method (run.sh starts the cluster and corebankd, then runs this):
      indexes of corebank.events, through psycopg2 on the same cluster.
   5. Print events/s and p50/p99 batch latency for both, and on the last
      line the ratio ingest/plain.
+The ingest phase is split in two rounds of half its length, each after a
+"norollup" round of the same length with corebank_internal.events_rollup_batch
+replaced by an empty body (the cluster is throwaway; the definition is
+restored for each ingest round): the ingest rate before and after the parity
+rollup (docs/events.md, "Benchmark"), against the same plain INSERT baseline.
+--occurred hour puts every event's occurredAt in one hour (every batch then
+updates the same parity rows: the contended case of a live producer); the
+default spreads them over the year 2026.
 Only the standard library and python3-psycopg2 are used.
 """
 
@@ -36,11 +44,12 @@ import time
 import psycopg2
 
 BATCH = 500
+ROUNDS = 2
 PLATFORMS = ["web", "android", "ios", "ussd", "whatsapp", "pos"]
 ID_TOKEN = "@@RUN@@"
 
 
-def make_event(rng, template, index, customers):
+def make_event(rng, template, index, customers, occurred_mode):
     customer = rng.randrange(customers)
     identity = {
         "platform": rng.choice(PLATFORMS),
@@ -77,8 +86,10 @@ def make_event(rng, template, index, customers):
     return {
         "eventId": f"bench-{ID_TOKEN}-{template}-{index}",
         "type": event_type,
-        "occurredAt": "2026-%02d-%02dT%02d:%02d:%02dZ" % (rng.randrange(1, 13), rng.randrange(1, 29),
-                                                          rng.randrange(24), rng.randrange(60), rng.randrange(60)),
+        "occurredAt": ("2026-%02d-%02dT%02d:%02d:%02dZ" % (rng.randrange(1, 13), rng.randrange(1, 29),
+                                                           rng.randrange(24), rng.randrange(60), rng.randrange(60))
+                       if occurred_mode == "year"
+                       else "2026-11-21T10:%02d:%02dZ" % (rng.randrange(60), rng.randrange(60))),
         "identity": identity,
         "payload": payload,
     }
@@ -88,12 +99,12 @@ def sql_literal(value):
     return "'" + value.replace("'", "''") + "'"
 
 
-def make_templates(count, customers, seed):
+def make_templates(count, customers, seed, occurred_mode):
     """(http body, INSERT statement) pairs, both holding ID_TOKEN in every event id."""
     rng = random.Random(seed)
     templates = []
     for template in range(count):
-        events = [make_event(rng, template, index, customers) for index in range(BATCH)]
+        events = [make_event(rng, template, index, customers, occurred_mode) for index in range(BATCH)]
         body = json.dumps({"events": events}, separators=(",", ":"))
         rows = ",".join(
             "(%s,%s,%s,1,%s,%s,%s,%s)" % (
@@ -205,11 +216,12 @@ def main():
     parser.add_argument("--customers", type=int, default=20000)
     parser.add_argument("--templates", type=int, default=48)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--occurred", choices=["year", "hour"], default="year")
     args = parser.parse_args()
 
     print(f"building {args.templates} batch templates of {BATCH} events over {args.customers} customers",
           flush=True)
-    templates = make_templates(args.templates, args.customers, args.seed)
+    templates = make_templates(args.templates, args.customers, args.seed, args.occurred)
 
     conn = psycopg2.connect(args.database_url)
     conn.autocommit = True
@@ -226,10 +238,35 @@ def main():
         post_batch(http_conn, args.key, body.replace(ID_TOKEN, f"warm{run}"))
     http_conn.close()
 
-    ingest_rate = phase("ingest", run_ingest, args, Sequence(templates, 1))
+    # Before and after the rollup: the same ingest with events_rollup_batch
+    # emptied, then with its definition, alternating in ROUNDS rounds of half
+    # a phase each so that neither side always runs on the larger table (all
+    # with fresh run numbers, so every event is new).
+    conn = psycopg2.connect(args.database_url)
+    conn.autocommit = True
+    cur = conn.cursor()
+    cur.execute("SELECT pg_get_functiondef('corebank_internal.events_rollup_batch(bigint[])'::regprocedure)")
+    definition = cur.fetchone()[0]
+    half = argparse.Namespace(**dict(vars(args), seconds=args.seconds / 2))
+    bare_rates, ingest_rates = [], []
+    for round_ in range(ROUNDS):
+        cur.execute("CREATE OR REPLACE FUNCTION corebank_internal.events_rollup_batch(row_ids bigint[]) "
+                    "RETURNS void LANGUAGE plpgsql AS $fn$ BEGIN END $fn$")
+        try:
+            bare_rates.append(phase("norollup", run_ingest, half, Sequence(templates, 100001 + 20000 * round_)))
+        finally:
+            cur.execute(definition)
+        ingest_rates.append(phase("ingest", run_ingest, half, Sequence(templates, 1 + 20000 * round_)))
+    conn.close()
+    bare_rate = statistics.mean(bare_rates)
+    ingest_rate = statistics.mean(ingest_rates)
     plain_rate = phase("plain", run_plain, args, Sequence(templates, 1))
+    bare_ratio = bare_rate / plain_rate if plain_rate else 0.0
     ratio = ingest_rate / plain_rate if plain_rate else 0.0
     verdict = "meets" if ratio >= 0.25 else "BELOW"
+    print(f"rollups: ingest {ingest_rate:.0f} events/s with, {bare_rate:.0f} without "
+          f"(ratio to plain {ratio:.3f} with, {bare_ratio:.3f} without; "
+          f"{(ingest_rate / bare_rate - 1) * 100 if bare_rate else 0:+.1f}%)")
     print(f"ratio {ratio:.3f} (ingest {ingest_rate:.0f} / plain INSERT {plain_rate:.0f} events/s; "
           f"target >= 0.25: {verdict})")
     return 0 if ratio >= 0.25 else 1

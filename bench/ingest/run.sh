@@ -9,9 +9,13 @@
 # It prints events/s and p50/p99 batch latency for both and, on the last line,
 # the ratio (target >= 0.25). Everything is removed afterwards.
 #
-# Usage: bench/ingest/run.sh [--seconds N] [--clients N] [--build-dir DIR] [--no-install] [--keep]
+# Usage: bench/ingest/run.sh [--seconds N] [--clients N] [--occurred year|hour] [--reads]
+#                            [--build-dir DIR] [--no-install] [--keep]
 #   --seconds N     length of each timed phase (default 20)
 #   --clients N     concurrent clients in each phase (default 4)
+#   --occurred M    occurredAt spread over the year (default) or all in one hour
+#   --reads         instead, time the parity and insight reads at 10k and 1M
+#                   events of history (reads.py; about a minute)
 #   --build-dir DIR the CMake build to use (default ./build; built if missing)
 #   --no-install    do not install the extension (it is already installed)
 #   --keep          keep the temporary directory (logs) for inspection
@@ -34,6 +38,8 @@ clients=4
 build_dir=$ROOT/build
 install=1
 keep=0
+occurred=year
+reads=0
 while (($#)); do
     case $1 in
         --seconds) phase_s=$2; shift 2 ;;
@@ -41,11 +47,14 @@ while (($#)); do
         --build-dir) build_dir=$2; shift 2 ;;
         --no-install) install=0; shift ;;
         --keep) keep=1; shift ;;
-        -h | --help) sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --occurred) occurred=$2; shift 2 ;;
+        --reads) reads=1; shift ;;
+        -h | --help) sed -n '2,25p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
 [[ $phase_s =~ ^[0-9]+$ ]] && ((phase_s >= 1 && phase_s <= 120)) || { echo "--seconds must be 1..120" >&2; exit 2; }
+[[ $occurred == year || $occurred == hour ]] || { echo "--occurred must be year or hour" >&2; exit 2; }
 [[ $clients =~ ^[0-9]+$ ]] && ((clients >= 1 && clients <= 32)) || { echo "--clients must be 1..32" >&2; exit 2; }
 
 log() { printf '==> %s\n' "$*" >&2; }
@@ -145,5 +154,10 @@ until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:${ports[3]}/health"; 
 done
 
 log "cluster: $PG_SETTINGS; corebankd: corebank.conf defaults, request log off; $(nproc) cores"
+if ((reads)); then
+    /usr/bin/python3 "$ROOT/bench/ingest/reads.py" --events-url "http://127.0.0.1:${ports[3]}" --key "$key" \
+        --database-url "$admin_url"
+    exit 0
+fi
 /usr/bin/python3 "$ROOT/bench/ingest/bench.py" --events-url "http://127.0.0.1:${ports[3]}" --key "$key" \
-    --database-url "$admin_url" --seconds "$phase_s" --clients "$clients"
+    --database-url "$admin_url" --seconds "$phase_s" --clients "$clients" --occurred "$occurred"

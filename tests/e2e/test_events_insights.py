@@ -192,7 +192,7 @@ class InsightsTest(unittest.TestCase):
              "money": {"order.paid.subtotal": {"USD": "0.30"}, "order.paid.total": {"USD": "0.30"}}},
             {"day": "2026-11-22", "eventCount": 1, "countsByType": {"page.viewed": 1}, "money": {}}])
 
-    def test_merge_folds_into_the_survivor(self):
+    def test_merge_reads_both_histories_under_the_survivor(self):
         """After cal claims dan's email, dan's id reads cal's insights holding both histories."""
         cal = {"platform": "web", "userId": es.unique("cal")}
         dan_email = f"{es.unique('dan')}@example.com"

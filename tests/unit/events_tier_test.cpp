@@ -132,6 +132,42 @@ TEST(EventsRequests, PathsAndLoyaltyBody) {
     EXPECT_EQ(items_of([] { events::read_loyalty_body("{}"); })[0]["type"], "missing");
 }
 
+TEST(EventsRequests, ParityAndInsightQueries) {
+    const auto parity = events::read_parity_query(
+        query({{"from", "2026-11-21T10:00:00Z"}, {"to", "2026-11-21T12:00:00Z"}}), "shop");
+    EXPECT_EQ(parity.source, "shop") << "the caller's own source by default";
+    EXPECT_EQ(parity.granularity, "hour");
+    EXPECT_FALSE(parity.type);
+    EXPECT_EQ(events::read_parity_query(query({{"from", "2026-11-21T00:00:00Z"}, {"to", "2026-11-22T00:00:00Z"},
+                                               {"granularity", "day"}, {"source", "other"}}),
+                                        "shop")
+                  .source,
+              "other");
+    const auto missing = items_of([] { events::read_parity_query(query({}), "shop"); });
+    ASSERT_EQ(missing.size(), 2u);
+    EXPECT_EQ(missing[0]["loc"], json::parse(R"(["query","from"])"));
+    EXPECT_EQ(missing[1]["type"], "missing");
+    EXPECT_EQ(items_of([] {
+                  events::read_parity_query(query({{"from", "2026-11-21T10:30:00Z"}, {"to", "2026-11-21T12:00:00Z"}}),
+                                            "shop");
+              })[0]["type"],
+              "value_error");
+    EXPECT_EQ(items_of([] {
+                  events::read_parity_query(query({{"from", "2026-11-21T10:00:00Z"}, {"to", "2026-11-21T12:00:00Z"},
+                                                   {"source", "a b"}}),
+                                            "shop");
+              })[0]["loc"],
+              json::parse(R"(["query","source"])"));
+    const auto insights = events::read_insights_query(query({{"from", "2026-11-01"}, {"to", "2026-11-30"}}));
+    EXPECT_EQ(insights.from, "2026-11-01");
+    EXPECT_EQ(items_of([] { events::read_insights_query(query({{"from", "2026-11-31"}, {"to", "2026-12-01"}})); })[0]
+                  ["type"],
+              "date_parsing");
+    EXPECT_EQ(items_of([] { events::read_insights_query(query({{"from", "2026-11-02"}, {"to", "2026-11-01"}})); })[0]
+                  ["loc"],
+              json::parse(R"(["query","to"])"));
+}
+
 TEST(EventsResponses, Shapes) {
     auto body = [](const corebank::httpd::HttpResponse& r) { return json::parse(r.body); };
     EXPECT_EQ(body(events::success(json{{"a", 1}})), json::parse(R"({"success":true,"data":{"a":1}})"));
@@ -165,6 +201,7 @@ TEST(EventsRouter, ServesTheDocumentedRoutes) {
         "GET /health", "GET /openapi.json", "POST /v1/events", "GET /v1/feed", "GET /v1/platforms",
         "GET /v1/customers/lookup", "GET /v1/customers/:customerId", "GET /v1/customers/:customerId/events",
         "GET /v1/customers/:customerId/consents", "GET /v1/customers/:customerId/traits",
+        "GET /v1/customers/:customerId/insights", "GET /v1/parity",
         "GET /v1/loyalty/members/:memberId", "PUT /v1/loyalty/members/:memberId"};
     EXPECT_EQ(served, expected);
     HttpRequest lookup;

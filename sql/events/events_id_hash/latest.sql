@@ -1,11 +1,12 @@
 -- One event's term of the parity checksum (docs/events.md, "Parity"): the
--- first 8 bytes of SHA-256 of the eventId's UTF-8 bytes, read as an unsigned
--- big-endian 64-bit integer (0 .. 2^64-1). A producer computes the same from
--- the ids it sent; a window's checksum is the sum of its terms mod 2^64.
-CREATE FUNCTION corebank_internal.events_id_hash(event_id text) RETURNS numeric
+-- first 8 bytes of SHA-256 of the eventId's UTF-8 bytes as a 64-bit integer,
+-- here in bigint's two's complement (a term of 2^63 or more is negative);
+-- sums of terms are taken mod 2^64 and normalised to 0 .. 2^64-1, which is
+-- the same as summing the unsigned terms. One expression, so that the
+-- planner inlines it: a call per event cost ingest 30 us an event.
+CREATE FUNCTION corebank_internal.events_id_hash(event_id text) RETURNS bigint
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $fn$
-    SELECT h::numeric + CASE WHEN h < 0 THEN 18446744073709551616 ELSE 0 END
-    FROM (SELECT ('x' || encode(substring(sha256(convert_to(events_id_hash.event_id, 'UTF8')) FROM 1 FOR 8), 'hex'))
-                     ::bit(64)::bigint AS h) AS t
+    SELECT ('x' || encode(substring(sha256(convert_to(events_id_hash.event_id, 'UTF8')) FROM 1 FOR 8), 'hex'))
+               ::bit(64)::bigint
 $fn$;

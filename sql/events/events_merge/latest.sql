@@ -1,11 +1,10 @@
 -- Moves everything of `loser` (and of the customers merged into it) to
 -- `winner` and records the merge: identifiers, events (re-pointed, never
--- copied) and their daily rollups (summed into the winner's), consents (per
--- purpose the newest occurredAt wins; on a tie the winner's stays), loyalty
--- members; the best-known name survives and the
+-- copied), consents (per purpose the newest occurredAt wins; on a tie the
+-- winner's stays), loyalty members; the best-known name survives and the
 -- survivor is a guest only if both were. The decision is ingest's (C++),
 -- which holds both customer rows locked. Returns the survivor's facts.
-CREATE OR REPLACE FUNCTION corebank_internal.events_merge(loser uuid, winner uuid, claimed_kind text, claimed_value text,
+CREATE FUNCTION corebank_internal.events_merge(loser uuid, winner uuid, claimed_kind text, claimed_value text,
                                                event_row_id bigint)
     RETURNS TABLE (display_name text, is_guest bool)
     LANGUAGE plpgsql
@@ -30,27 +29,6 @@ BEGIN
     WHERE k.occurred_at < excluded.occurred_at;
     DELETE FROM corebank.consents k WHERE k.customer_id = ANY (members);
     UPDATE corebank.loyalty_members l SET customer_id = winner WHERE l.customer_id = ANY (members);
-    -- The daily rollups (events_rollup_batch) follow the events: added into
-    -- the winner's rows of stripe 0, in key order, then removed from the
-    -- members.
-    INSERT INTO corebank.event_customer_daily AS d (customer_id, day, type, event_count, first_at, last_at, stripe)
-    SELECT winner, x.day, x.type, sum(x.event_count), min(x.first_at), max(x.last_at), 0
-    FROM corebank.event_customer_daily x
-    WHERE x.customer_id = ANY (members)
-    GROUP BY x.day, x.type
-    ORDER BY x.day, x.type
-    ON CONFLICT (customer_id, day, type, stripe) DO UPDATE
-    SET event_count = d.event_count + excluded.event_count, first_at = least(d.first_at, excluded.first_at),
-        last_at = greatest(d.last_at, excluded.last_at);
-    DELETE FROM corebank.event_customer_daily x WHERE x.customer_id = ANY (members);
-    INSERT INTO corebank.event_customer_money_daily AS k (customer_id, day, field, currency, total, stripe)
-    SELECT winner, x.day, x.field, x.currency, sum(x.total), 0
-    FROM corebank.event_customer_money_daily x
-    WHERE x.customer_id = ANY (members)
-    GROUP BY x.day, x.field, x.currency
-    ORDER BY x.day, x.field, x.currency
-    ON CONFLICT (customer_id, day, field, currency, stripe) DO UPDATE SET total = k.total + excluded.total;
-    DELETE FROM corebank.event_customer_money_daily x WHERE x.customer_id = ANY (members);
     UPDATE corebank.customers_graph c SET merged_into = winner, updated_at = now() WHERE c.id = ANY (members);
     INSERT INTO corebank.customer_merges (from_customer, into_customer, reason, claimed_kind, claimed_value,
                                           event_row_id)
