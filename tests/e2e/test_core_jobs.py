@@ -89,7 +89,12 @@ class JobsTest(D.DepositsBase):
                     self.assertEqual(C.ok(self.api.get(f"/v1/jobs/{job['id']}")), job)
                 standing = jobs[1]
                 self.assertGreaterEqual(standing["counts"].get("paid", 0), 1, standing)
-                self.assertEqual(jobs[2]["counts"]["daysProcessed"], 1, jobs[2])
+                # The first date also catches up accounts earlier modules left
+                # behind (their processed_through); each later date is one day.
+                if date == window[0]:
+                    self.assertGreaterEqual(jobs[2]["counts"]["daysProcessed"], 1, jobs[2])
+                else:
+                    self.assertEqual(jobs[2]["counts"]["daysProcessed"], 1, jobs[2])
             # Finished in (date, position) order: no date ran before the one before it.
             self.assertEqual([(d, p) for _, d, p in sorted(finished)], [(d, p) for _, d, p in finished])
 

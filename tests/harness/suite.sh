@@ -475,6 +475,10 @@ step_upgrade() {
 # steps. test_core_jobs.py drives it with POST /v1/jobs/run; the faults tests
 # start processes whose timer runs. Webhooks may go to private addresses:
 # the tests' receivers listen on loopback (checked at every delivery, issue 13).
+# The password lane's per-process throttles are lifted: every test speaks
+# from 127.0.0.1, and the modules' lockout and concurrency tests make bursts
+# of logins that the throttle would answer 429 (it is tested on its own in
+# tests/faults/test_login_flood.py).
 e2e_server_start() {
     local core=$1 identity=$2 verify=$3 events=$4
     env DATABASE_URL="$(test_url corebank_e2e corebank_app)" \
@@ -484,6 +488,7 @@ e2e_server_start() {
         CORE_ISSUER="http://127.0.0.1:$identity" CORE_TRUSTED_PROXIES=127.0.0.1 \
         CORE_RESET_LINK_BASE="http://127.0.0.1:$identity/auth/password/reset-form" \
         CORE_EOD_RUNNER_INTERVAL_S=0 CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE=true \
+        CORE_PASSWORD_ATTEMPTS_PER_S=100000 CORE_PASSWORD_ATTEMPTS_PER_IP_PER_S=100000 \
         "$COREBANKD" serve --config "$CONF_FILE" >"$TEST_TMP/corebankd.log" 2>&1 &
     TEST_TIER_PID=$!
     wait_healthy "http://127.0.0.1:$identity/health" "$TEST_TIER_PID" "$TEST_TMP/corebankd.log"
