@@ -24,7 +24,7 @@ void usage() {
     std::cerr << "usage: corebankd serve [--config FILE]\n"
                  "       corebankd staff-create --email E (--password P | --password - | --password-env VAR) --roles r1,r2\n"
                  "                 [--branch CODE] [--config FILE]   (-: one line of standard input)\n"
-                 "       corebankd client-create --id ID (--secret SECRET | --secret - | --secret-env VAR) --scopes \"a b\"\n"
+                 "       corebankd client-create --id ID [--secret SECRET | --secret - | --secret-env VAR] --scopes \"a b\"\n"
                  "                 [--config FILE]\n"
                  "       corebankd routes\n"
                  "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n"
