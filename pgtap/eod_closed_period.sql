@@ -13,21 +13,7 @@ BEGIN;
 SELECT plan(9);
 \ir helpers/deposits.sql
 
-CREATE FUNCTION pg_temp.steps() RETURNS jsonb
-    LANGUAGE plpgsql
-    AS $f$
-DECLARE
-    answers jsonb := '[]'::jsonb;
-    answer jsonb;
-BEGIN
-    FOR i IN 1 .. 500 LOOP
-        answer := corebank.eod_step('t');
-        answers := answers || jsonb_build_array(answer);
-        EXIT WHEN answer ->> 'step' IN ('idle', 'waiting');
-    END LOOP;
-    RETURN answers;
-END
-$f$;
+\ir helpers/eod.sql
 
 DELETE FROM corebank.eod_job_units;
 DELETE FROM corebank.eod_jobs;

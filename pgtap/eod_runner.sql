@@ -22,24 +22,7 @@ BEGIN;
 SELECT plan(106);
 \ir helpers/deposits.sql
 
--- Steps the runner until it has nothing to do now (idle or waiting), or
--- until it has started the job `until_job`; the answers, in order.
-CREATE FUNCTION pg_temp.steps(worker text DEFAULT 't', max_steps int DEFAULT 2000, until_job text DEFAULT NULL) RETURNS jsonb
-    LANGUAGE plpgsql
-    AS $f$
-DECLARE
-    answers jsonb := '[]'::jsonb;
-    answer jsonb;
-BEGIN
-    FOR i IN 1 .. max_steps LOOP
-        answer := corebank.eod_step(worker);
-        answers := answers || jsonb_build_array(answer);
-        EXIT WHEN answer ->> 'step' IN ('idle', 'waiting')
-                  OR (answer ->> 'step' = 'started' AND answer ->> 'job' = until_job);
-    END LOOP;
-    RETURN answers;
-END
-$f$;
+\ir helpers/eod.sql
 CREATE FUNCTION pg_temp.job(day date, kind text) RETURNS corebank.eod_jobs LANGUAGE sql STABLE
     AS $f$ SELECT j FROM corebank.eod_jobs j WHERE j.business_date = day AND j.job = kind $f$;
 CREATE FUNCTION pg_temp.last_step(answers jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE

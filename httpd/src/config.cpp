@@ -258,20 +258,24 @@ std::optional<std::string> config_value(const Config& config, const std::string&
     return it->second->get(config);
 }
 
-std::vector<std::pair<std::string, std::string>> database_settings(const Config& config) {
+namespace {
+
+// The corebank.* GUCs of the rows of one side, as {"corebank.<name>", value}.
+std::vector<std::pair<std::string, std::string>> gucs_of_side(const Config& config, settings_table::Side side) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const Entry& entry : entries())
-        if (entry.row->side == settings_table::Side::both)
-            out.emplace_back("corebank." + std::string(entry.row->name), entry.get(config));
+        if (entry.row->side == side) out.emplace_back("corebank." + std::string(entry.row->name), entry.get(config));
     return out;
 }
 
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> database_settings(const Config& config) {
+    return gucs_of_side(config, settings_table::Side::both);
+}
+
 std::vector<std::pair<std::string, std::string>> superuser_database_settings(const Config& config) {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const Entry& entry : entries())
-        if (entry.row->side == settings_table::Side::database)
-            out.emplace_back("corebank." + std::string(entry.row->name), entry.get(config));
-    return out;
+    return gucs_of_side(config, settings_table::Side::database);
 }
 
 std::map<std::string, std::string> current_environment() {
