@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "auth/password_quality.hpp"
 #include "auth/requests.hpp"
 #include "banking/handlers.hpp"
 #include "core/base64url.hpp"
@@ -95,6 +96,9 @@ int run_staff_create(const Config& config, const std::vector<std::string>& args)
         const std::size_t length = utf8_length(password);
         if (length < core::limits::auth::password_length_min || length > core::limits::auth::password_length_max)
             return fail("--password must be 8 to 128 characters");
+        // The same refusal as register, change and reset: staff passwords
+        // guard maker and checker rights (docs/identity.md, Field limits).
+        if (const auto weakness = auth::password_quality().weakness(password)) return fail("--password " + *weakness);
         const auto roles = split(flags.at("roles"), ',');
         if (roles.empty()) return fail("--roles needs at least one role");
         Db db(config.database_url, {});

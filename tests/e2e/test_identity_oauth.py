@@ -424,6 +424,20 @@ class CliSecretSourcesTest(unittest.TestCase):
                 resp = self.api.login({"email": address, "password": password})
                 self.assertEqual(resp.status, 200, resp)
 
+    def test_staff_create_refuses_a_common_password(self):
+        """staff-create refuses a common or dictionary password as registration does: exit 2, nobody created."""
+        for password in ("password123!", "Sunshine2026"):
+            with self.subTest(password=password):
+                address = cb.unique_email("staff-weak")
+                env = dict(os.environ, DATABASE_URL=cb.DATABASE_URL or "")
+                done = subprocess.run([cb.require(cb.CLI, "CB_CLI"), "staff-create", "--email", address,
+                                       "--password", password, "--roles", "teller"],
+                                      env=env, capture_output=True, text=True, timeout=60)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertIn("--password is too easy to guess", done.stderr)
+                self.assertEqual(cb.db().scalar("SELECT count(*) FROM corebank.auth_users WHERE email = %s",
+                                                (address,)), 0)
+
     def test_both_sources_or_an_empty_one_is_refused(self):
         """--secret with --secret-env, an unset variable or empty standard input: exit 2, nothing created."""
         client_id = cb.unique_client_id("refused")
