@@ -23,6 +23,7 @@
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_audit.hpp"
+#include "pg/auth_failures.hpp"
 #include "pg/auth_rate_limiter.hpp"
 #include "pg/check.hpp"
 #include "pg/datums.hpp"
@@ -36,9 +37,6 @@ using namespace corebank;
 using corebank::pg::Uuid;
 namespace args = corebank::pg::args;
 namespace spi = corebank::pg::spi;
-
-constexpr int failures_before_lock = core::limits::auth::failed_logins_before_lockout;
-constexpr int lock_minutes = core::limits::auth::lockout_minutes;
 
 /*---- clients ----*/
 
@@ -67,43 +65,17 @@ constexpr const char reset_count_sql[] =
     "UPDATE corebank.auth_login_failures SET failed_attempts = 0, locked_until = NULL, updated_at = now() "
     "WHERE identifier = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)";
 
-// A failure creates the row or locks the existing one in one statement, so a
-// concurrent prune (auth_maintenance) cannot leave it without a row to count.
-constexpr const char lock_or_create_count_sql[] =
-    "INSERT INTO corebank.auth_login_failures AS f (identifier) VALUES ($1) "
-    "ON CONFLICT (identifier) DO UPDATE SET failed_attempts = f.failed_attempts "
-    "RETURNING f.failed_attempts, coalesce(f.locked_until > now(), false)";
-
-constexpr const char set_count_sql[] =
-    "UPDATE corebank.auth_login_failures SET failed_attempts = $2, locked_until = NULL, updated_at = now() "
-    "WHERE identifier = $1";
-
-constexpr const char lock_identifier_sql[] =
-    "UPDATE corebank.auth_login_failures "
-    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
-    "WHERE identifier = $1";
-
 constexpr const char client_exists_sql[] = "SELECT 1 FROM corebank.auth_oauth_clients WHERE client_id = $1";
 
 // A wrong secret for `client_id`: counted, and the id locked at the
 // threshold. Returns false when it was already locked (nothing counted).
 bool count_client_failure(const std::string& client_id) {
-    const std::string key = "client:" + client_id;
-    const std::uint64_t rows = spi::execute(lock_or_create_count_sql, {spi::Arg::text(key)});
-    CB_CHECK(rows == 1);
-    const std::int64_t failed_before = spi::get_int(0, 1).value();
-    if (spi::get_bool(0, 2).value()) return false;
-    CB_CHECK(failed_before >= 0 && failed_before < failures_before_lock);
-    const bool locks = failed_before + 1 >= failures_before_lock;
-    if (locks) {
-        spi::execute(lock_identifier_sql, {spi::Arg::text(key), spi::Arg::int4(lock_minutes)});
-    } else {
-        spi::execute(set_count_sql, {spi::Arg::text(key), spi::Arg::int4(static_cast<std::int32_t>(failed_before + 1))});
-    }
+    const auto counted = pg::auth_failures::count_identifier_failure("client:" + client_id);
+    if (counted.already_locked) return false;
     // Only a real client has an audit trail; made-up ids would flood it.
     if (spi::execute(client_exists_sql, {spi::Arg::text(client_id)}) == 1) {
         pg::auth_audit::record_for_client("login_failed", client_id);
-        if (locks) pg::auth_audit::record_for_client("locked", client_id);
+        if (counted.locks_now) pg::auth_audit::record_for_client("locked", client_id);
     }
     return true;
 }
@@ -120,31 +92,7 @@ constexpr const char lock_user_sql[] =
     "SELECT status = 'ACTIVE' AND NOT coalesce(locked_until > now(), false), failed_attempts "
     "FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
 
-constexpr const char set_user_failures_sql[] =
-    "UPDATE corebank.auth_users SET failed_attempts = $2, updated_at = now() WHERE id = $1";
-
-constexpr const char lock_user_account_sql[] =
-    "UPDATE corebank.auth_users "
-    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
-    "WHERE id = $1";
-
-constexpr const char clear_user_failures_sql[] =
-    "UPDATE corebank.auth_users SET failed_attempts = 0, locked_until = NULL, updated_at = now() "
-    "WHERE id = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)";
-
 constexpr const char reentered_detail[] = R"({"reason":"reentered_password"})";
-
-void count_user_failure(const Uuid& user_id, std::int64_t failed_before, const std::optional<std::string>& ip) {
-    CB_CHECK(failed_before >= 0 && failed_before < failures_before_lock);
-    pg::auth_audit::record("login_failed", user_id, std::nullopt, ip, reentered_detail);
-    if (failed_before + 1 >= failures_before_lock) {
-        spi::execute(lock_user_account_sql, {spi::Arg::uuid(user_id), spi::Arg::int4(lock_minutes)});
-        pg::auth_audit::record("locked", user_id, std::nullopt, ip, reentered_detail);
-    } else {
-        spi::execute(set_user_failures_sql,
-                     {spi::Arg::uuid(user_id), spi::Arg::int4(static_cast<std::int32_t>(failed_before + 1))});
-    }
-}
 
 Datum outcome(const char* literal) {
     spi::finish();
@@ -212,9 +160,9 @@ COREBANK_FUNCTION(auth_password_reenter_finish) {
     CB_CHECK(rows <= 1);
     if (rows == 0 || !spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
     if (!password_ok) {
-        count_user_failure(user_id, spi::get_int(0, 2).value(), ip);
+        pg::auth_failures::record_user_failure(user_id, spi::get_int(0, 2).value(), std::nullopt, ip, reentered_detail);
         return outcome(R"({"outcome":"invalid"})");
     }
-    spi::execute(clear_user_failures_sql, {spi::Arg::uuid(user_id)});
+    pg::auth_failures::clear_user_failures(user_id);
     return outcome(R"({"outcome":"ok"})");
 }

@@ -19,6 +19,7 @@
 #include "pg/auth_access_tokens.hpp"
 #include "pg/auth_audit.hpp"
 #include "pg/auth_clients.hpp"
+#include "pg/auth_failures.hpp"
 #include "pg/auth_rate_limiter.hpp"
 #include "pg/auth_sessions.hpp"
 #include "pg/check.hpp"
@@ -55,42 +56,11 @@ constexpr const char select_by_phone_sql[] =
 // locked account and an unknown one answer alike (403 ACCOUNT_LOCKED) and the
 // answer never tells whether an account exists. Counted per identifier in
 // corebank.auth_login_failures, since there is no user row to hold it.
-constexpr const char ensure_unknown_row_sql[] =
-    "INSERT INTO corebank.auth_login_failures (identifier) VALUES ($1) ON CONFLICT (identifier) DO NOTHING";
-
-// The row lock serialises concurrent failures of one identifier, as the
-// user row lock does in finish.
-constexpr const char lock_unknown_row_sql[] =
-    "SELECT failed_attempts, coalesce(locked_until > now(), false) "
-    "FROM corebank.auth_login_failures WHERE identifier = $1 FOR UPDATE";
-
-constexpr const char set_unknown_failures_sql[] =
-    "UPDATE corebank.auth_login_failures "
-    "SET failed_attempts = $2, locked_until = NULL, updated_at = now() WHERE identifier = $1";
-
-constexpr const char lock_unknown_sql[] =
-    "UPDATE corebank.auth_login_failures "
-    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
-    "WHERE identifier = $1";
-
 // True when the identifier is locked (the caller answers "locked"); else the
 // attempt, certain to fail, is counted and locks at the threshold (that
 // attempt still answers "unknown", as a real account's 5th does "invalid").
 bool unknown_identifier_locked(const std::string& identifier) {
-    spi::execute(ensure_unknown_row_sql, {spi::Arg::text(identifier)});
-    const std::uint64_t rows = spi::execute(lock_unknown_row_sql, {spi::Arg::text(identifier)});
-    CB_CHECK(rows == 1);
-    const std::int64_t failed_before = spi::get_int(0, 1).value();
-    if (spi::get_bool(0, 2).value()) return true;
-    CB_CHECK(failed_before >= 0 && failed_before < core::limits::auth::failed_logins_before_lockout);
-    if (failed_before + 1 >= core::limits::auth::failed_logins_before_lockout) {
-        spi::execute(lock_unknown_sql,
-                     {spi::Arg::text(identifier), spi::Arg::int4(core::limits::auth::lockout_minutes)});
-    } else {
-        spi::execute(set_unknown_failures_sql, {spi::Arg::text(identifier),
-                                                spi::Arg::int4(static_cast<std::int32_t>(failed_before + 1))});
-    }
-    return false;
+    return pg::auth_failures::count_identifier_failure(identifier).already_locked;
 }
 
 /*---- finish ----*/
@@ -98,18 +68,6 @@ bool unknown_identifier_locked(const std::string& identifier) {
 constexpr const char lock_user_sql[] =
     "SELECT status = 'ACTIVE', coalesce(locked_until > now(), false), failed_attempts "
     "FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
-
-constexpr const char set_failed_attempts_sql[] =
-    "UPDATE corebank.auth_users SET failed_attempts = $2, updated_at = now() WHERE id = $1";
-
-constexpr const char lock_account_sql[] =
-    "UPDATE corebank.auth_users "
-    "SET failed_attempts = 0, locked_until = now() + make_interval(mins => $2), updated_at = now() "
-    "WHERE id = $1";
-
-constexpr const char clear_failures_sql[] =
-    "UPDATE corebank.auth_users SET failed_attempts = 0, locked_until = NULL, updated_at = now() "
-    "WHERE id = $1 AND (failed_attempts <> 0 OR locked_until IS NOT NULL)";
 
 struct FinishRequest {
     Uuid user_id;
@@ -134,20 +92,6 @@ FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
     args::check_sha256(request.refresh_token_hash, "refresh_token_hash");
     if (request.password_ok && !request.refresh_token_hash) args::throw_validation("refresh_token_hash: is required");
     return request;
-}
-
-// A wrong password: counts it, and locks the account at the threshold.
-void record_failure(const FinishRequest& request, std::int64_t failed_attempts_before) {
-    CB_CHECK(failed_attempts_before >= 0 && failed_attempts_before < core::limits::auth::failed_logins_before_lockout);
-    const std::int64_t failed_attempts = failed_attempts_before + 1;
-    pg::auth_audit::record("login_failed", request.user_id, request.channel, request.ip);
-    if (failed_attempts >= core::limits::auth::failed_logins_before_lockout) {
-        spi::execute(lock_account_sql, {spi::Arg::uuid(request.user_id), spi::Arg::int4(core::limits::auth::lockout_minutes)});
-        pg::auth_audit::record("locked", request.user_id, request.channel, request.ip);
-    } else {
-        spi::execute(set_failed_attempts_sql,
-                     {spi::Arg::uuid(request.user_id), spi::Arg::int4(static_cast<std::int32_t>(failed_attempts))});
-    }
 }
 
 // Makes room for one more session under the cap by revoking the oldest.
@@ -225,12 +169,12 @@ COREBANK_FUNCTION(auth_login_finish) {
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
     }
     if (!request.password_ok) {
-        record_failure(request, failed_attempts);
+        pg::auth_failures::record_user_failure(request.user_id, failed_attempts, request.channel, request.ip);
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"invalid"})"));
     }
 
-    spi::execute(clear_failures_sql, {spi::Arg::uuid(request.user_id)});
+    pg::auth_failures::clear_user_failures(request.user_id);
     enforce_session_cap(request.user_id);
     const std::string audience = request.client_id.value_or(settings.default_audience);
     const Uuid session_id = pg::auth_sessions::open(pg::auth_sessions::NewSession{
