@@ -5,10 +5,7 @@ CREATE FUNCTION corebank_internal.eod_job_json(j corebank.eod_jobs) RETURNS json
     AS $fn$
     SELECT jsonb_build_object(
         'id', j.id, 'businessDate', j.business_date, 'job', j.job, 'position', j.position, 'state', j.state,
-        'unitsTotal', j.units_total,
-        'unitsSucceeded', (SELECT count(*) FROM corebank.eod_job_units u WHERE u.job_id = j.id AND u.state = 'SUCCEEDED'),
-        'unitsFailed', (SELECT count(*) FROM corebank.eod_job_units u WHERE u.job_id = j.id AND u.state = 'FAILED'),
-        'unitsPending', (SELECT count(*) FROM corebank.eod_job_units u WHERE u.job_id = j.id AND u.state = 'PENDING'),
+        'unitsTotal', j.units_total, 'unitsSucceeded', n.succeeded, 'unitsFailed', n.failed, 'unitsPending', n.pending,
         'counts', j.counts, 'report', j.report, 'lastError', j.last_error,
         'errors', coalesce((SELECT jsonb_agg(e.item ORDER BY e.unit)
                             FROM (SELECT u.unit, jsonb_build_object('unit', u.unit, 'state', u.state, 'attempts', u.attempts,
@@ -23,4 +20,8 @@ CREATE FUNCTION corebank_internal.eod_job_json(j corebank.eod_jobs) RETURNS json
         'durationMs', CASE WHEN j.started_at IS NOT NULL
                            THEN (extract(epoch FROM coalesce(j.finished_at, now()) - j.started_at) * 1000)::bigint END,
         'lagDays', greatest(0, (corebank_internal.business_today() - 1) - j.business_date))
+    FROM (SELECT count(*) FILTER (WHERE u.state = 'SUCCEEDED') AS succeeded,
+                 count(*) FILTER (WHERE u.state = 'FAILED') AS failed,
+                 count(*) FILTER (WHERE u.state = 'PENDING') AS pending
+          FROM corebank.eod_job_units u WHERE u.job_id = j.id) n
 $fn$;
