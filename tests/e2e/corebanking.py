@@ -20,7 +20,6 @@ Everything is unique per run (RUN_TAG), so the tests can run repeatedly
 against one database and next to the identity suite.
 """
 
-import datetime
 import json
 import random
 import re
@@ -30,6 +29,7 @@ import urllib.parse
 import uuid
 
 import cbclient as cb
+import openapi_check
 
 CORE_URL = cb.CORE_URL
 ID_URL = cb.ID_URL
@@ -63,139 +63,8 @@ def uid():
 
 # ---------------------------------------------------------------- OpenAPI validation
 
-class OpenApi:
-    """The core service's OpenAPI document and response validation against it."""
-
-    def __init__(self, document):
-        import jsonschema
-        self.jsonschema = jsonschema
-        self.document = document
-        self._local = threading.local()
-        self.format_checker = self._format_checker()
-        self._routes = []
-        for template, item in document["paths"].items():
-            pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
-            literal = template.count("{")
-            self._routes.append((literal, template, re.compile(pattern), item))
-        # Literal paths win over templated ones (fewer parameters first).
-        self._routes.sort(key=lambda route: route[0])
-
-    @staticmethod
-    def _format_checker():
-        from jsonschema import FormatChecker
-        checker = FormatChecker()
-
-        @checker.checks("date-time", raises=(ValueError, AssertionError))
-        def is_datetime(value):
-            if not isinstance(value, str):
-                return True
-            if "T" not in value:
-                raise ValueError(f"no T in {value!r}")
-            cb.parse_iso8601(value)
-            return True
-
-        @checker.checks("date", raises=ValueError)
-        def is_date(value):
-            if not isinstance(value, str):
-                return True
-            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-                raise ValueError(value)
-            datetime.date.fromisoformat(value)
-            return True
-
-        @checker.checks("uuid", raises=ValueError)
-        def is_uuid(value):
-            if not isinstance(value, str):
-                return True
-            if not UUID_RE.match(value.lower()):
-                raise ValueError(value)
-            return True
-
-        return checker
-
-    @property
-    def resolver(self):
-        """A RefResolver per thread: resolvers keep a scope stack and are not thread-safe."""
-        resolver = getattr(self._local, "resolver", None)
-        if resolver is None:
-            resolver = self.jsonschema.RefResolver(base_uri="", referrer=self.document)
-            self._local.resolver = resolver
-        return resolver
-
-    def deref(self, node):
-        while isinstance(node, dict) and "$ref" in node:
-            _, node = self.resolver.resolve(node["$ref"])
-        return node
-
-    def operation(self, method, path):
-        """(template, operation object) for METHOD and a concrete path, or (None, None)."""
-        path = urllib.parse.urlsplit(path).path
-        for _, template, pattern, item in self._routes:
-            if pattern.match(path):
-                operation = item.get(method.lower())
-                if operation is not None:
-                    return template, operation
-                return template, None
-        return None, None
-
-    def response_schema(self, method, path, status):
-        """The JSON schema of the documented response, raising AssertionError when undocumented."""
-        template, operation = self.operation(method, path)
-        if operation is None:
-            raise AssertionError(f"{method} {path} is not an operation of /openapi.json")
-        responses = operation.get("responses", {})
-        spec = responses.get(str(status)) or responses.get(f"{str(status)[0]}XX") or responses.get("default")
-        if spec is None:
-            raise AssertionError(f"{method} {template}: status {status} is not documented"
-                                 f" (documented: {sorted(responses)})")
-        spec = self.deref(spec)
-        content = spec.get("content") or {}
-        media = content.get("application/json")
-        if media is None:
-            return None
-        return media.get("schema")
-
-    def validate(self, method, path, status, body):
-        """Validate body against the documented schema; AssertionError listing every problem."""
-        schema = self.response_schema(method, path, status)
-        if schema is None:
-            return
-        validator = self.jsonschema.Draft202012Validator(
-            schema, resolver=self.resolver, format_checker=self.format_checker)
-        errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
-        if errors:
-            lines = [f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message[:300]}" for e in errors[:10]]
-            raise AssertionError(f"{method} {path} -> {status}: body does not match /openapi.json:\n  "
-                                 + "\n  ".join(lines) + f"\nbody: {json.dumps(body)[:1500]}")
-
-    def check(self, method, path, resp):
-        """Validate one Response (status documented; JSON body matches the schema)."""
-        if resp.status == 405:
-            # Not operation-specific; the shape is the common error body.
-            self.validate_error(resp)
-            return
-        template, operation = self.operation(method, path)
-        if operation is None:
-            if resp.status in (400, 404, 413) and resp.body:
-                # Unknown route (or a path that never reaches an operation): the error body.
-                self.validate_error(resp)
-                return
-            raise AssertionError(f"{method} {path} -> {resp.status}: no operation in /openapi.json")
-        schema = self.response_schema(method, path, resp.status)
-        if schema is None:
-            return
-        content_type = (resp.header("Content-Type") or "").lower()
-        if "json" not in content_type:
-            raise AssertionError(f"{method} {path} -> {resp.status}: Content-Type {content_type!r} is not JSON")
-        self.validate(method, path, resp.status, resp.json)
-
-    def validate_error(self, resp):
-        schema = self.document["components"]["schemas"]["ErrorResponse"]
-        validator = self.jsonschema.Draft202012Validator(
-            schema, resolver=self.resolver, format_checker=self.format_checker)
-        errors = list(validator.iter_errors(resp.json))
-        if errors:
-            raise AssertionError(f"error body does not match ErrorResponse: {errors[0].message}: {resp!r}")
+# The validator is shared with the identity and verification checks (openapi_check).
+OpenApi = openapi_check.OpenApi
 
 
 _openapi = None
@@ -438,6 +307,21 @@ def capture_approve_post(api, maker, checker, body):
     tx = capture(api, maker, body)
     approve(api, checker, tx["parkedChangeId"])
     return post(api, maker, tx["id"])
+
+
+def new_individual(api, teller, last_name="Test"):
+    """A fresh individual customer with a unique last name and national id."""
+    return ok(api.post("/v1/customers", token=teller, json_body={
+        "type": "INDIVIDUAL", "firstName": "Fixture", "lastName": f"{last_name}{uid()}",
+        "dateOfBirth": "1990-04-01", "nationalId": f"63-{uid()}", "nationality": "ZW"}))
+
+
+def funded_account(api, teller, opening, customer=None, last_name="Test"):
+    """A SAV-TIER account (no minimums, no fees) opened with `opening` minor units, for a fresh customer
+    unless one is given; returns the account."""
+    customer = customer or new_individual(api, teller, last_name)
+    return ok(api.post("/v1/accounts", token=teller, json_body={
+        "customerId": customer["id"], "productCode": "SAV-TIER", "initialDeposit": {"amountMinor": opening}}))
 
 
 def new_gl_account(api, actor, type_="ASSET", name=None, **extra):

@@ -161,12 +161,8 @@ class EodRunnerFaultTest(unittest.TestCase):
             api = C.Core(C.admin_key())
             teller = C.new_staff("teller")
             first = datetime.date.fromisoformat(C.ok(api.get("/v1/jobs"))["runner"]["nextDate"])
-            customer = C.ok(api.post("/v1/customers", token=teller, json_body={
-                "type": "INDIVIDUAL", "firstName": "Runner", "lastName": f"Fault{C.uid()}", "dateOfBirth": "1980-01-01",
-                "nationalId": f"63-{C.uid()}", "nationality": "ZW"}))
-            source = C.ok(api.post("/v1/accounts", token=teller, json_body={
-                "customerId": customer["id"], "productCode": "SAV-TIER",
-                "initialDeposit": {"amountMinor": ORDERS * AMOUNT * DAYS * 2}}))
+            customer = C.new_individual(api, teller, "Runner")
+            source = C.funded_account(api, teller, ORDERS * AMOUNT * DAYS * 2, customer=customer)
             target = C.ok(api.post("/v1/accounts", token=teller, json_body={
                 "customerId": customer["id"], "productCode": "CUR-STD"}))
             self.target = target["id"]

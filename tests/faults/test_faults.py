@@ -346,16 +346,7 @@ class FaultTest(unittest.TestCase):
         cls.admin_key = C.admin_key()
         cls.teller = C.new_staff("teller")
         api = C.Core(cls.admin_key)
-        cls.accounts = []
-        for i in range(ACCOUNTS):
-            customer = C.ok(api.post("/v1/customers", json_body={
-                "type": "INDIVIDUAL", "firstName": "Fault", "lastName": f"Test{C.uid()}",
-                "dateOfBirth": "1990-04-01", "nationalId": f"63-{C.uid()}", "nationality": "ZW"},
-                token=cls.teller))
-            account = C.ok(api.post("/v1/accounts", json_body={
-                "customerId": customer["id"], "productCode": "SAV-TIER",
-                "initialDeposit": {"amountMinor": OPENING}}, token=cls.teller))
-            cls.accounts.append(account["id"])
+        cls.accounts = [C.funded_account(api, cls.teller, OPENING, last_name="Fault")["id"] for _ in range(ACCOUNTS)]
 
     @classmethod
     def tearDownClass(cls):

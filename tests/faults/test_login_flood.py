@@ -152,16 +152,7 @@ class LoginFloodTest(unittest.TestCase):
         admin = C.admin_key()
         cls.teller = C.new_staff("teller")
         api = C.Core(admin)
-        cls.accounts = []
-        for _ in range(2):
-            customer = C.ok(api.post("/v1/customers", json_body={
-                "type": "INDIVIDUAL", "firstName": "Flood", "lastName": f"Test{C.uid()}",
-                "dateOfBirth": "1990-04-01", "nationalId": f"63-{C.uid()}", "nationality": "ZW"},
-                token=cls.teller))
-            account = C.ok(api.post("/v1/accounts", json_body={
-                "customerId": customer["id"], "productCode": "SAV-TIER",
-                "initialDeposit": {"amountMinor": OPENING}}, token=cls.teller))
-            cls.accounts.append(account["id"])
+        cls.accounts = [C.funded_account(api, cls.teller, OPENING, last_name="Flood")["id"] for _ in range(2)]
 
     @classmethod
     def tearDownClass(cls):
