@@ -1,30 +1,13 @@
--- ACTIVE accounts whose product has dormancy_days and whose last
--- customer-initiated posting (or opening) is that many days before run_date.
+-- POST /v1/dormancy/run: ACTIVE accounts whose product has dormancy_days and
+-- whose last customer-initiated posting (or opening) is that many days
+-- before run_date become DORMANT, since the business date the operator runs
+-- it on (dormancy_mark). 1.8: the loop moved to dormancy_mark, which the
+-- end-of-day runner calls with the date it runs for.
 CREATE OR REPLACE FUNCTION corebank.core_dormancy_run(run_date date, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
-DECLARE
-    operator uuid := coalesce(actor, corebank_internal.system_actor());
-    r record;
-    marked jsonb := '[]'::jsonb;
 BEGIN
-    PERFORM corebank_internal.deposit_run_date(run_date);
-    FOR r IN
-        SELECT a.id, a.account_number, coalesce(d.last_customer_activity_on, d.opened_on) AS last_activity, p.dormancy_days
-        FROM corebank.ledger_accounts a
-        JOIN corebank.deposit_accounts d ON d.id = a.id
-        JOIN corebank.deposit_products p ON p.id = d.product_id
-        WHERE a.status = 'ACTIVE' AND p.dormancy_days IS NOT NULL
-          AND coalesce(d.last_customer_activity_on, d.opened_on) + p.dormancy_days <= run_date
-        ORDER BY a.id
-        FOR UPDATE OF a
-    LOOP
-        PERFORM corebank_internal.account_status_set(r.id, 'DORMANT',
-            format('no customer-initiated posting for %s days', r.dormancy_days), operator);
-        marked := marked || jsonb_build_object('accountId', r.id, 'accountNumber', r.account_number,
-                                               'lastCustomerActivityOn', r.last_activity);
-    END LOOP;
-    RETURN jsonb_build_object('runDate', run_date, 'markedDormant', jsonb_array_length(marked), 'accounts', marked);
+    RETURN corebank_internal.dormancy_mark(run_date, actor, corebank_internal.business_today());
 END
 $fn$;
