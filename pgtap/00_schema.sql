@@ -71,7 +71,7 @@ SELECT set_eq(
     ARRAY[
       'corebank.auth_register(text,text,text,text,text,text,text,text,text,bytea)',
       'corebank.auth_login_begin(text,text,text)',
-      'corebank.auth_login_finish(uuid,boolean,text,text,text,text,bytea)',
+      'corebank.auth_login_finish(uuid,bytea,text,text,text,text,bytea)',
       'corebank.auth_refresh(bytea,bytea,text,text)',
       'corebank.auth_authenticate(uuid)',
       'corebank.auth_user_password_hash(uuid)',

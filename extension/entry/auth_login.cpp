@@ -1,9 +1,12 @@
 // auth_login.cpp: corebank.auth_login_begin and corebank.auth_login_finish,
 // the two halves of a password login.
 //
-// The tier verifies the password with argon2id between the two calls (never
-// in a backend). begin counts the attempt against the identifier's rate limit
-// and hands out the stored hash; finish applies the outcome:
+// The tier hashes the password with argon2id between the two calls (never in
+// a backend); the database compares (core/password_proof.hpp). begin counts
+// the attempt against the identifier's rate limit and hands out the stored
+// hash's parameters and salt, never the hash; finish compares the tier's
+// proof (the raw argon2id output) with the stored hash in constant time and
+// applies the outcome, so no session can finish a login without the password:
 //   - lockout: the 5th consecutive failure locks the account for 30 minutes
 //     (that attempt still answers "invalid"); a success resets the counter;
 //   - session cap: at most 3 live sessions; a new login revokes the oldest;
@@ -20,6 +23,7 @@
 #include "pg/auth_audit.hpp"
 #include "pg/auth_clients.hpp"
 #include "pg/auth_failures.hpp"
+#include "pg/auth_proof.hpp"
 #include "pg/auth_rate_limiter.hpp"
 #include "pg/auth_sessions.hpp"
 #include "pg/check.hpp"
@@ -38,15 +42,13 @@ namespace spi = corebank::pg::spi;
 /*---- begin ----*/
 
 // Columns: 1 active (status ACTIVE), 2 locked (locked_until in the future),
-// 3 the "proceed" answer.
+// 3 the user id, 4 the stored hash (read here, never answered).
 constexpr const char select_by_email_sql[] =
-    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), "
-    "       jsonb_build_object('outcome', 'proceed', 'userId', u.id, 'passwordHash', u.password_hash) "
+    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), u.id::text, u.password_hash "
     "FROM corebank.auth_users u WHERE u.email = $1";
 
 constexpr const char select_by_phone_sql[] =
-    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), "
-    "       jsonb_build_object('outcome', 'proceed', 'userId', u.id, 'passwordHash', u.password_hash) "
+    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), u.id::text, u.password_hash "
     "FROM corebank.auth_users u WHERE u.phone_key = $1";
 
 /*---- begin: an identifier no account has ----*/
@@ -66,12 +68,12 @@ bool unknown_identifier_locked(const std::string& identifier) {
 /*---- finish ----*/
 
 constexpr const char lock_user_sql[] =
-    "SELECT status = 'ACTIVE', coalesce(locked_until > now(), false), failed_attempts "
+    "SELECT status = 'ACTIVE', coalesce(locked_until > now(), false), failed_attempts, password_hash "
     "FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
 
 struct FinishRequest {
     Uuid user_id;
-    bool password_ok;
+    std::string password_proof;
     std::optional<std::string> client_id;
     std::optional<std::string> channel;
     std::optional<std::string> ip;
@@ -81,7 +83,7 @@ struct FinishRequest {
 
 FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
     FinishRequest request{args::require(args::uuid(fcinfo, 0), "user_id"),
-                          args::require(args::boolean(fcinfo, 1), "password_ok"),
+                          pg::auth_proof::require_proof(args::bytea(fcinfo, 1), "password_proof"),
                           args::text(fcinfo, 2),
                           args::text(fcinfo, 3),
                           args::text(fcinfo, 4),
@@ -90,7 +92,6 @@ FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
     args::check_length(request.channel, "channel", core::limits::auth::channel_length_max);
     args::check_length(request.ip, "ip", core::limits::client_ip_length_max);
     args::check_sha256(request.refresh_token_hash, "refresh_token_hash");
-    if (request.password_ok && !request.refresh_token_hash) args::throw_validation("refresh_token_hash: is required");
     return request;
 }
 
@@ -132,8 +133,14 @@ COREBANK_FUNCTION(auth_login_begin) {
     CB_CHECK(rows <= 1);  // email and phone_key are unique
     if (rows == 0) {
         const bool locked = !key.empty() && unknown_identifier_locked(kind + ":" + key);
+        // An unknown identifier gets parameters and a stable salt like an
+        // account's, so the tier spends the same argon2id time on it.
+        const std::string answer =
+            locked ? std::string(R"({"outcome":"locked"})")
+                   : R"({"outcome":"unknown","argon2":)" +
+                         pg::auth_proof::params_json_for(std::nullopt, "login:" + kind + ":" + key) + "}";
         spi::finish();
-        PG_RETURN_DATUM(pg::jsonb_from_literal(locked ? R"({"outcome":"locked"})" : R"({"outcome":"unknown"})"));
+        PG_RETURN_DATUM(pg::jsonb_from_literal(answer.c_str()));
     }
     const bool active = spi::get_bool(0, 1).value();
     const bool locked = spi::get_bool(0, 2).value();
@@ -141,12 +148,15 @@ COREBANK_FUNCTION(auth_login_begin) {
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
     }
-    const Datum proceed = spi::get_required_jsonb_for_return(0, 3);
+    const std::string answer = R"({"outcome":"proceed","userId":")" + spi::get_text(0, 3).value() +
+                               R"(","argon2":)" +
+                               pg::auth_proof::params_json_for(spi::get_text(0, 4), "login:" + kind + ":" + key) +
+                               "}";
     spi::finish();
-    PG_RETURN_DATUM(proceed);
+    PG_RETURN_DATUM(pg::jsonb_from_literal(answer.c_str()));
 }
 
-/* SQL function: corebank.auth_login_finish(user_id uuid, password_ok bool, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea) returns jsonb */
+/* SQL function: corebank.auth_login_finish(user_id uuid, password_proof bytea, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea) returns jsonb */
 COREBANK_FUNCTION(auth_login_finish) {
     const FinishRequest request = read_finish_request(fcinfo);
     const settings::Auth settings = settings::current();
@@ -163,17 +173,19 @@ COREBANK_FUNCTION(auth_login_finish) {
     const bool active = spi::get_bool(0, 1).value();
     const bool locked = spi::get_bool(0, 2).value();
     const std::int64_t failed_attempts = spi::get_int(0, 3).value();
+    const bool proven = pg::auth_proof::matches(spi::get_text(0, 4), request.password_proof);
     if (!active || locked) {
         pg::auth_audit::record("login_failed", request.user_id, request.channel, request.ip, R"({"reason":"locked"})");
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
     }
-    if (!request.password_ok) {
+    if (!proven) {
         pg::auth_failures::record_user_failure(request.user_id, failed_attempts, request.channel, request.ip);
         spi::finish();
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"invalid"})"));
     }
 
+    if (!request.refresh_token_hash) args::throw_validation("refresh_token_hash: is required");
     pg::auth_failures::clear_user_failures(request.user_id);
     enforce_session_cap(request.user_id);
     const std::string audience = request.client_id.value_or(settings.default_audience);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace corebank::httpd {
 
 inline constexpr unsigned argon2_time_cost = 2;
@@ -20,6 +22,12 @@ std::string password_hash(const std::string& password);
 // Constant-time verification (libargon2 compares in constant time). False for
 // a malformed encoded hash.
 bool password_verify(const std::string& encoded, const std::string& password);
+// The password proof (core/password_proof.hpp): argon2id_hash_raw of
+// `password` with the parameters and salt a begin function answered under
+// "argon2" ({"m","t","p","salt"}), 32 raw bytes for the finish function to
+// compare; the tier never sees the stored hash. Throws std::runtime_error on
+// an answer out of password_proof's bounds (the database's fault: a 500).
+std::string password_proof(const std::string& password, const nlohmann::json& argon2);
 // A valid hash of a random password, made once: verifying against it keeps a
 // login for an unknown account as slow as one for a real account.
 const std::string& password_dummy_hash();

@@ -1,14 +1,27 @@
 -- helpers/identity.sql: pg_temp helpers shared by the identity tests
 -- (included with \ir inside each test's transaction; gone at ROLLBACK).
 --
--- The database never sees a password: password_hash values are fixed
--- argon2id-looking strings. Tokens are plaintext strings in the tests; the
--- functions only ever receive their SHA-256, as the tier sends them.
+-- The database never sees a password: password_hash values are fixed PHC
+-- strings whose raw hash part is known, and a test proves a password by
+-- sending that raw part, as the tier sends the raw argon2id output it
+-- computed (core/password_proof.hpp; the real hashing is the e2e tests').
+-- Tokens are plaintext strings in the tests; the functions only ever
+-- receive their SHA-256, as the tier sends them.
 
--- An argon2id-looking PHC string; n makes distinct ones.
+-- The raw 32-byte hash of pg_temp.hash(n): the proof of "password n".
+CREATE FUNCTION pg_temp.proof(n int DEFAULT 0) RETURNS bytea
+    LANGUAGE sql IMMUTABLE
+    AS $f$ SELECT sha256(convert_to('pgtap password ' || n::text, 'UTF8')) $f$;
+
+-- A 32-byte proof no stored hash holds: a wrong password.
+CREATE FUNCTION pg_temp.wrong_proof() RETURNS bytea
+    LANGUAGE sql IMMUTABLE
+    AS $f$ SELECT sha256(convert_to('pgtap wrong password', 'UTF8')) $f$;
+
+-- An argon2id PHC string (salt "saltsalt"); n makes distinct ones.
 CREATE FUNCTION pg_temp.hash(n int DEFAULT 0) RETURNS text
     LANGUAGE sql IMMUTABLE
-    AS $f$ SELECT '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g' || n::text $f$;
+    AS $f$ SELECT '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$' || rtrim(encode(pg_temp.proof(n), 'base64'), '=') $f$;
 
 -- SHA-256 of a plaintext token, as the tier computes it.
 CREATE FUNCTION pg_temp.tok(plaintext text) RETURNS bytea
@@ -29,11 +42,12 @@ CREATE FUNCTION pg_temp.uid(block jsonb) RETURNS uuid
     LANGUAGE sql IMMUTABLE
     AS $f$ SELECT (block -> 'user' ->> 'id')::uuid $f$;
 
--- A successful password check followed by login_finish.
+-- login_finish with the proof of the password registered (pg_temp.hash()).
 CREATE FUNCTION pg_temp.login(user_id uuid, token text, client text DEFAULT NULL) RETURNS jsonb
     LANGUAGE sql
     AS $f$
-    SELECT corebank.auth_login_finish(user_id, true, client, 'mobile', '10.0.0.2', 'pgtap', pg_temp.tok(token))
+    SELECT corebank.auth_login_finish(user_id, pg_temp.proof(), client, 'mobile', '10.0.0.2', 'pgtap',
+                                      pg_temp.tok(token))
 $f$;
 
 -- Decodes segment `part` (1 header, 2 payload) of a compact JWS.

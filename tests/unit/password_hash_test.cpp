@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "core/password_proof.hpp"
 #include "password_hash.hpp"
 
 namespace {
@@ -41,6 +42,35 @@ TEST(PasswordHash, MalformedHashIsFalse) {
         bool verified = true;
         EXPECT_NO_THROW(verified = httpd::password_verify(encoded, "password")) << encoded;
         EXPECT_FALSE(verified) << encoded;
+    }
+}
+
+// Goal: the two halves of the password proof agree: the tier's proof of a
+// password under the parameters and salt the database answers for a stored
+// hash (core::password_proof::params_json) is what the database's comparison
+// accepts, and only for that password.
+TEST(PasswordHash, ProofOfTheRightPasswordMatchesTheStoredHash) {
+    namespace proof = corebank::core::password_proof;
+    const std::string encoded = httpd::password_hash("correct horse battery staple");
+    const auto stored = proof::parse_phc(encoded);
+    ASSERT_TRUE(stored.has_value()) << encoded;
+    const auto argon2 = nlohmann::json::parse(proof::params_json(stored->params));
+    const std::string right = httpd::password_proof("correct horse battery staple", argon2);
+    EXPECT_EQ(right.size(), proof::proof_bytes);
+    EXPECT_TRUE(proof::proof_matches(*stored, right));
+    EXPECT_FALSE(proof::proof_matches(*stored, httpd::password_proof("correct horse battery staplE", argon2)));
+}
+
+// Goal: a begin answer out of the bounds (missing member, zero passes, a
+// salt under 8 bytes or not base64) is refused before any hashing.
+TEST(PasswordHash, ProofRefusesMalformedParameters) {
+    for (const char* bad : {R"({})", R"({"m":19456,"t":0,"p":1,"salt":"c2FsdHNhbHQ"})",
+                            R"({"m":19456,"t":2,"p":1,"salt":"c2FsdA"})", R"({"m":19456,"t":2,"p":1,"salt":"!!"})",
+                            R"({"m":"19456","t":2,"p":1,"salt":"c2FsdHNhbHQ"})",
+                            R"({"m":4294967296,"t":2,"p":1,"salt":"c2FsdHNhbHQ"})", R"([])"}) {
+        const auto before = httpd::argon2_runs_on_this_thread();
+        EXPECT_THROW(httpd::password_proof("password", nlohmann::json::parse(bad)), std::runtime_error) << bad;
+        EXPECT_EQ(httpd::argon2_runs_on_this_thread(), before) << bad;
     }
 }
 

@@ -72,17 +72,16 @@ HttpResponse handle_login(const Context& context, const HttpRequest& request, Db
     const std::string outcome = json_string(begin, "outcome");
     if (outcome == "rate_limited") throw login_rate_limited(context.config.login_rate_window_s);
     if (outcome == "locked") throw account_locked();
-    if (outcome != "proceed") {
-        // Unknown account: spend the same argon2id time as a real check.
-        password_verify(password_dummy_hash(), body.password);
-        throw invalid_credentials();
-    }
+    // The proof: the database compares it with the stored hash, which it
+    // never hands out. An unknown account gets parameters too, so it costs
+    // the same argon2id time as a real check.
+    const std::string proof = password_proof(body.password, begin.at("argon2"));
+    if (outcome != "proceed") throw invalid_credentials();
     const std::string user_id = json_string(begin, "userId");
-    const bool password_ok = password_verify(json_string(begin, "passwordHash"), body.password);
     const std::string refresh_token = core::random_token();
     const auto finish = parse_db_json(
         db.exec(sql::login_finish,
-                {user_id, password_ok ? "true" : "false", optional_param(body.client_id), optional_param(body.channel),
+                {user_id, bytea_param(proof), optional_param(body.client_id), optional_param(body.channel),
                  request.client_ip, user_agent_of(request), bytea_param(core::sha256(refresh_token))})
             .scalar());
     const std::string result = json_string(finish, "outcome");

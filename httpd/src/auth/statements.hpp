@@ -12,7 +12,7 @@ inline const Statement register_user{
     "SELECT corebank.auth_register($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::bytea)::text", 10};
 inline const Statement login_begin{"auth_login_begin", "SELECT corebank.auth_login_begin($1, $2, $3)::text", 3};
 inline const Statement login_finish{
-    "auth_login_finish", "SELECT corebank.auth_login_finish($1::uuid, $2::bool, $3, $4, $5, $6, $7::bytea)::text", 7};
+    "auth_login_finish", "SELECT corebank.auth_login_finish($1::uuid, $2::bytea, $3, $4, $5, $6, $7::bytea)::text", 7};
 inline const Statement refresh{"auth_refresh", "SELECT corebank.auth_refresh($1::bytea, $2::bytea, $3, $4)::text", 4};
 inline const Statement authenticate{"auth_authenticate", "SELECT corebank.auth_authenticate($1::uuid)::text", 1};
 // A re-entered password (change, deactivate): begin hands out the hash,
