@@ -24,7 +24,8 @@ SELECT results_eq(
         ('corebank.reset_rate_limit'::text, 'integer'::text, '5'::text, '1'::text, '100000'::text, 'superuser'::text),
         ('corebank.reset_rate_window_s'::text, 'integer'::text, '3600'::text, '1'::text, '86400'::text, 'superuser'::text),
         ('corebank.reset_token_ttl_s'::text, 'integer'::text, '1800'::text, '60'::text, '86400'::text, 'superuser'::text),
-        ('corebank.signing_key_rotation_days'::text, 'integer'::text, '30'::text, '1'::text, '365'::text, 'superuser'::text)$$,
+        ('corebank.signing_key_rotation_days'::text, 'integer'::text, '30'::text, '1'::text, '365'::text, 'superuser'::text),
+        ('corebank.staff_mfa_roles'::text, 'string'::text, 'admin'::text, NULL::text, NULL::text, 'superuser'::text)$$,
     'every corebank.* setting has the type, default, range and context of its row in settings_table.hpp');
 SELECT * FROM finish();
 ROLLBACK;

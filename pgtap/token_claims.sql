@@ -25,7 +25,7 @@ SELECT is((SELECT pg_temp.jwt_part(token, 1) FROM both_ids),
                              'kid', (SELECT kid FROM corebank.auth_signing_keys WHERE retired_at IS NULL)),
           'the header is RS256, JWT and the active kid');
 SELECT is((SELECT pg_temp.claim_keys(token) FROM both_ids),
-          ARRAY['aud', 'email', 'exp', 'iat', 'iss', 'jti', 'kyc_tier', 'phone', 'roles', 'scopes', 'sub'],
+          ARRAY['amr', 'aud', 'email', 'exp', 'iat', 'iss', 'jti', 'kyc_tier', 'phone', 'roles', 'scopes', 'sub'],
           'a user token has exactly the contract claims');
 SELECT is((SELECT c ->> 'sub' FROM claims), (SELECT id::text FROM u), 'sub is the user id');
 SELECT is((SELECT c ->> 'iss' FROM claims), 'http://127.0.0.1:8081', 'iss is corebank.issuer');
@@ -47,10 +47,10 @@ SELECT is((SELECT count(*) FROM corebank.auth_access_tokens t, claims
 
 -- Absent identifiers are absent claims.
 SELECT is(pg_temp.claim_keys(pg_temp.register('email-only@example.com', NULL, 'c2') ->> 'accessToken'),
-          ARRAY['aud', 'email', 'exp', 'iat', 'iss', 'jti', 'kyc_tier', 'roles', 'scopes', 'sub'],
+          ARRAY['amr', 'aud', 'email', 'exp', 'iat', 'iss', 'jti', 'kyc_tier', 'roles', 'scopes', 'sub'],
           'an email-only user has no phone claim');
 SELECT is(pg_temp.claim_keys(pg_temp.register(NULL, '263773330001', 'c3') ->> 'accessToken'),
-          ARRAY['aud', 'exp', 'iat', 'iss', 'jti', 'kyc_tier', 'phone', 'roles', 'scopes', 'sub'],
+          ARRAY['amr', 'aud', 'exp', 'iat', 'iss', 'jti', 'kyc_tier', 'phone', 'roles', 'scopes', 'sub'],
           'a phone-only user has no email claim');
 
 -- Audience and issuer.
@@ -62,7 +62,7 @@ SELECT is(pg_temp.jwt_part(pg_temp.login((SELECT id FROM u), 'c5', 'web-app') ->
 SET LOCAL corebank.default_audience = 'other-audience';
 SET LOCAL corebank.issuer = 'https://id.example';
 SELECT is(pg_temp.jwt_part(pg_temp.login((SELECT id FROM u), 'c6') -> 'tokens' ->> 'accessToken', 2)
-              - ARRAY['sub', 'iat', 'exp', 'jti', 'phone', 'email', 'roles', 'scopes', 'kyc_tier'],
+              - ARRAY['sub', 'iat', 'exp', 'jti', 'phone', 'email', 'roles', 'scopes', 'kyc_tier', 'amr'],
           '{"aud": "other-audience", "iss": "https://id.example"}'::jsonb,
           'aud and iss follow corebank.default_audience and corebank.issuer');
 RESET corebank.default_audience;

@@ -237,6 +237,16 @@ inline constexpr Setting eod_runner_interval_s =
             "Any number of processes may run it: the database hands each unit of work to one of them. Keep it on in "
             "at least one process, or schedule `CALL corebank_internal.eod_run()` with pg_cron instead. "
             "[operations.md](operations.md).");
+// Issue 13 (staff second factor): a superuser-only GUC as well, since the
+// database refuses to turn the factor off for these roles and enrols them at
+// staff create; the core tier reads the same value from corebank.conf.
+inline constexpr Setting staff_mfa_roles =
+    text("staff_mfa_roles", core_banking, Side::database, "admin",
+         "Staff roles (comma-separated, no spaces) whose access tokens the core banking service accepts only after "
+         "a second factor (amr contains mfa); 403 FORBIDDEN otherwise.",
+         "`./corebank staff create` enrols a user with such a role in TOTP at once and prints the secret, and the "
+         "factor cannot be turned off while the user holds one. Name a role nobody holds to require it of no one. "
+         "[identity.md](identity.md#staff-second-factor-issue-13).");
 
 /*---- verification sessions ----*/
 inline constexpr Setting verify_public_url =
@@ -307,6 +317,7 @@ inline constexpr const Setting* all[] = {
     &app_name,
     &mail_transport, &mail_dir, &smtp_url, &smtp_allow_plaintext, &mail_from, &data_key_file,
     &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes, &eod_runner_interval_s,
+    &staff_mfa_roles,
     &verify_public_url, &verify_session_lifetime_s, &verify_client_token_ttl_s, &verify_image_bytes_max,
     &verify_check_provider, &verify_webhook_timeout_ms, &verify_webhook_backoff_base_s,
     &verify_webhook_backoff_max_s, &verify_webhook_attempts_max, &verify_webhook_allow_private,

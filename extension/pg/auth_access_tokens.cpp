@@ -11,7 +11,8 @@ namespace {
 
 // One statement records the token and returns its claims as JSON text, so
 // the jti, iat and exp in the row and in the token cannot differ. iat is
-// whole seconds; exp = iat + ttl.
+// whole seconds; exp = iat + ttl. amr (RFC 8176) is the session's: how the
+// user signed in when it was opened, so a refresh carries it over.
 constexpr const char insert_user_token_sql[] =
     "WITH issued AS ("
     "  INSERT INTO corebank.auth_access_tokens (jti, session_id, user_id, client_id, issued_at, expires_at) "
@@ -26,11 +27,13 @@ constexpr const char insert_user_token_sql[] =
     "          'jti', i.jti::text, "
     "          'roles', to_jsonb(u.roles), "
     "          'scopes', to_jsonb(corebank_internal.role_scopes(u.roles)), "
-    "          'kyc_tier', u.kyc_tier) "
+    "          'kyc_tier', u.kyc_tier, "
+    "          'amr', to_jsonb(s.amr)) "
     "        || CASE WHEN u.phone IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('phone', u.phone) END "
     "        || CASE WHEN u.email IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('email', u.email) END"
     "       )::text "
-    "FROM issued i CROSS JOIN corebank.auth_users u WHERE u.id = $1";
+    "FROM issued i CROSS JOIN corebank.auth_users u JOIN corebank.auth_sessions s ON s.id = $2 "
+    "WHERE u.id = $1";
 
 constexpr const char token_block_sql[] =
     "SELECT jsonb_build_object('accessToken', $1::text, 'tokenType', 'Bearer', 'expiresIn', $2::int, "

@@ -5,7 +5,8 @@
 // revocation and introspection are decided here. The claims are built with
 // jsonb from the user row, exactly: sub, iss, aud (a plain string), iat, exp,
 // jti, phone and email (only when present), roles, scopes (the sorted,
-// distinct union of auth_role_scopes.scopes of the roles), kyc_tier.
+// distinct union of auth_role_scopes.scopes of the roles), kyc_tier, amr
+// (the session's, RFC 8176: how the user signed in).
 #pragma once
 
 #include <cstdint>

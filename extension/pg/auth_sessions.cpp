@@ -15,9 +15,9 @@ namespace {
 // transaction still order by creation (the cap revokes the oldest).
 constexpr const char insert_session_sql[] =
     "INSERT INTO corebank.auth_sessions "
-    "(id, user_id, client_id, audience, channel, ip, user_agent, created_at, last_used_at, expires_at) "
+    "(id, user_id, client_id, audience, channel, ip, user_agent, created_at, last_used_at, expires_at, amr) "
     "VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, left($6, 512), clock_timestamp(), clock_timestamp(), "
-    "now() + make_interval(secs => $7)) "
+    "now() + make_interval(secs => $7), $8) "
     "RETURNING id";
 
 constexpr const char insert_refresh_token_sql[] =
@@ -44,11 +44,12 @@ Uuid open(const NewSession& session) {
     CB_CHECK(session.refresh_token_hash.size() == core::sha256_bytes);
     CB_CHECK(session.lifetime_s > 0);
     CB_CHECK(!session.audience.empty());
+    CB_CHECK(!session.amr.empty() && session.amr.front() == "pwd");
     const std::uint64_t rows = spi::execute(
         insert_session_sql,
         {spi::Arg::uuid(session.user_id), spi::Arg::text(session.client_id), spi::Arg::text(session.audience),
          spi::Arg::text(session.channel), spi::Arg::text(session.ip), spi::Arg::text(session.user_agent),
-         spi::Arg::int4(session.lifetime_s)});
+         spi::Arg::int4(session.lifetime_s), spi::Arg::text_array(session.amr)});
     CB_CHECK(rows == 1);
     const Uuid session_id = spi::get_uuid(0, 1).value();
     add_refresh_token(session_id, session.refresh_token_hash);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pg/values.hpp"
 
@@ -26,6 +27,10 @@ struct NewSession {
     std::optional<std::string> user_agent;
     std::string refresh_token_hash;  // SHA-256 of the opaque token, 32 bytes
     std::int32_t lifetime_s;
+    // How the user signed in (RFC 8176), kept for the session's life so that
+    // every access token of it, refreshes included, says the same:
+    // {"pwd"}, {"pwd","otp","mfa"} (a TOTP code), {"pwd","mfa"} (a recovery code).
+    std::vector<std::string> amr{"pwd"};
 };
 
 // Creates the session and its first refresh token; returns the session id.

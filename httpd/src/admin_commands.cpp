@@ -22,8 +22,12 @@ namespace corebank::httpd {
 
 namespace {
 
+// One statement, so one transaction: a user whose roles meet staff_mfa_roles
+// is created with its TOTP secret enabled, or not at all.
 const Statement staff_create{"auth_staff_create",
-                             "SELECT corebank.auth_staff_create($1, $2, $3, $4, $5, $6::text[], $7)", 7};
+                             "SELECT id, corebank.auth_mfa_staff_enrol(id, $8)::text "
+                             "FROM corebank.auth_staff_create($1, $2, $3, $4, $5, $6::text[], $7) AS id",
+                             8};
 const Statement key_create{
     "core_api_key_create",
     "SELECT corebank.core_api_key_create($1, $2, $3::text[], $4, $5::int, $6::bytea, $7, NULL::uuid)::text", 7};
@@ -102,11 +106,20 @@ int run_staff_create(const Config& config, const std::vector<std::string>& args)
         const auto roles = split(flags.at("roles"), ',');
         if (roles.empty()) return fail("--roles needs at least one role");
         Db db(config.database_url, {});
-        const auto id = db.exec(staff_create, {email, optional(flags, "phone"), password_hash(password),
-                                               optional(flags, "first-name"), optional(flags, "last-name"),
-                                               text_array_param(roles), optional(flags, "branch")})
-                            .scalar();
-        std::cout << id.value_or("") << "\n";
+        const auto created = db.exec(staff_create, {email, optional(flags, "phone"), password_hash(password),
+                                                    optional(flags, "first-name"), optional(flags, "last-name"),
+                                                    text_array_param(roles), optional(flags, "branch"), config.app_name});
+        if (created.rows.size() != 1 || created.rows[0].size() != 2) return fail("staff-create: unexpected answer");
+        std::cout << created.rows[0][0].value_or("") << "\n";
+        // Roles of staff_mfa_roles need a second factor from the first login
+        // (docs/identity.md, "Staff second factor"): the secret is shown once,
+        // here, for the user's authenticator app; only its sealed form is stored.
+        if (const auto& enrolment = created.rows[0][1]) {
+            const auto totp = parse_db_json(enrolment);
+            std::cout << json_string(totp, "secret") << "\n" << json_string(totp, "otpauthUri") << "\n";
+            std::cerr << "corebankd: the roles need a second factor: line 2 is the TOTP secret and line 3 its "
+                         "otpauth:// URI, shown once; every login needs a code from it\n";
+        }
         return 0;
     });
 }

@@ -152,6 +152,21 @@ const std::vector<Entry>& entries() {
         integer_entry(t::auth_cache_ttl_ms, &Config::auth_cache_ttl_ms),
         integer_entry(t::posting_group_lanes, &Config::posting_group_lanes),
         integer_entry(t::eod_runner_interval_s, &Config::eod_runner_interval_s),
+        // Role names only: the database's GUC takes the list as it is written here.
+        Entry{&t::staff_mfa_roles,
+              [](Config& c, const std::string& k, const std::string& v) {
+                  std::vector<std::string> roles = split_list(v);
+                  for (const auto& role : roles)
+                      if (role.empty() || role.size() > 40 || role.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+                          throw std::runtime_error("config: " + k + " must be role names (a-z 0-9 _), comma-separated");
+                  if (roles.empty()) throw std::runtime_error("config: " + k + " must name at least one role");
+                  c.staff_mfa_roles = std::move(roles);
+              },
+              [](const Config& c) {
+                  std::string joined;
+                  for (const auto& role : c.staff_mfa_roles) joined += (joined.empty() ? "" : ",") + role;
+                  return joined;
+              }},
         checked_entry(t::verify_public_url,
                       [](Config& c, const std::string& k, const std::string& v) {
                           if (!v.empty() && v.rfind("http://", 0) != 0 && v.rfind("https://", 0) != 0)

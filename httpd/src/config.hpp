@@ -77,6 +77,8 @@ struct Config {
     // Group commit of POST /v1/transfers (docs/design/posting-group.md); 0: off.
     int posting_group_lanes = settings_table::posting_group_lanes.default_integer;
     int eod_runner_interval_s = settings_table::eod_runner_interval_s.default_integer;
+    // staff roles whose tokens need a second factor (docs/identity.md, "Staff second factor")
+    std::vector<std::string> staff_mfa_roles = split_list(settings_table::staff_mfa_roles.default_text);
     // verification (docs/verification.md)
     std::string verify_public_url{settings_table::verify_public_url.default_text};  // base of hostedUrl; empty: http://<listen>:<verify_port>
     int verify_session_lifetime_s = settings_table::verify_session_lifetime_s.default_integer;

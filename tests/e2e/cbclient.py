@@ -81,7 +81,7 @@ USER_FIELDS = {"id", "phone", "email", "firstName", "lastName", "kycTier", "role
 TOKEN_PAIR_FIELDS = {"accessToken", "refreshToken", "tokenType", "expiresIn", "user"}
 SESSION_FIELDS = {"id", "current", "channel", "ip", "userAgent", "audience",
                   "createdAt", "lastUsedAt", "expiresAt"}
-USER_CLAIMS = {"sub", "iss", "aud", "iat", "exp", "jti", "roles", "scopes", "kyc_tier"}
+USER_CLAIMS = {"sub", "iss", "aud", "iat", "exp", "jti", "roles", "scopes", "kyc_tier", "amr"}
 CLIENT_CLAIMS = {"sub", "iss", "iat", "exp", "jti", "token_type", "client_id", "scopes"}
 CLIENT_TOKEN_FIELDS = {"accessToken", "tokenType", "expiresIn", "scope"}
 

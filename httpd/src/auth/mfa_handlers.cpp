@@ -1,0 +1,90 @@
+// mfa_handlers.cpp: see mfa_handlers.hpp.
+//
+// A malformed code is refused here (400) and never reaches the database, so
+// it is not counted; a well-formed wrong one to disable the factor or to get
+// new recovery codes is a failed login of the user there (401, and the 5th
+// locks the account), as a re-entered password is.
+#include "auth/mfa_handlers.hpp"
+
+#include "api_error.hpp"
+#include "auth/bearer.hpp"
+#include "core/totp.hpp"
+#include "json_body.hpp"
+#include "json_util.hpp"
+
+namespace corebank::httpd::auth {
+
+namespace {
+
+const Statement mfa_state{"auth_mfa_state", "SELECT corebank.auth_mfa_state($1::uuid)::text", 1};
+const Statement mfa_totp_begin{"auth_mfa_totp_begin", "SELECT corebank.auth_mfa_totp_begin($1::uuid, $2)::text", 2};
+const Statement mfa_totp_confirm{"auth_mfa_totp_confirm", "SELECT corebank.auth_mfa_totp_confirm($1::uuid, $2)::text",
+                                 2};
+const Statement mfa_totp_disable{"auth_mfa_totp_disable", "SELECT corebank.auth_mfa_totp_disable($1::uuid, $2)::text",
+                                 2};
+const Statement mfa_recovery_codes{"auth_mfa_recovery_codes",
+                                   "SELECT corebank.auth_mfa_recovery_codes($1::uuid, $2)::text", 2};
+
+// A recovery code typed with spaces is at most twice its length.
+const TextRule code_rule{true, 1, 2 * core::totp::recovery_code_length, true, false};
+
+// The database's outcome of a counted check: ok, or the answer to give.
+void require_ok(const nlohmann::json& result) {
+    const std::string outcome = json_string(result, "outcome");
+    if (outcome == "locked") throw account_locked();
+    if (outcome != "ok") throw invalid_credentials();
+}
+
+nlohmann::json recovery_codes_of(const nlohmann::json& result) {
+    return nlohmann::json{{"recoveryCodes", result.at("recoveryCodes")}};
+}
+
+}  // namespace
+
+std::string parse_mfa_code(const std::string& text, bool totp_only) {
+    JsonBody body(text);
+    std::optional<std::string> code = body.text("code", code_rule);
+    if (code && totp_only && !core::totp::is_code_format(*code)) {
+        body.problem("code", "must be 6 digits");
+        code.reset();
+    } else if (code && !core::totp::is_code_format(*code) && !core::totp::recovery_code_normalise(*code)) {
+        body.problem("code", "must be a 6-digit code or a recovery code (xxxxx-xxxxx)");
+        code.reset();
+    }
+    body.finish();
+    return *code;
+}
+
+HttpResponse handle_mfa_state(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authenticate_user(context, request, db);
+    return json_response(200, parse_db_json(db.exec(mfa_state, {caller.user_id}).scalar()));
+}
+
+HttpResponse handle_mfa_totp_begin(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authenticate_user(context, request, db);
+    expect_no_body(request.body);
+    return json_response(201, parse_db_json(db.exec(mfa_totp_begin, {caller.user_id, context.config.app_name}).scalar()));
+}
+
+HttpResponse handle_mfa_totp_confirm(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authenticate_user(context, request, db);
+    const std::string code = parse_mfa_code(request.body, true);
+    return json_response(200, recovery_codes_of(parse_db_json(db.exec(mfa_totp_confirm, {caller.user_id, code}).scalar())));
+}
+
+HttpResponse handle_mfa_totp_disable(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authenticate_user(context, request, db);
+    const std::string code = parse_mfa_code(request.body, false);
+    require_ok(parse_db_json(db.exec(mfa_totp_disable, {caller.user_id, code}).scalar()));
+    return message_response("Two-factor authentication has been turned off");
+}
+
+HttpResponse handle_mfa_recovery_codes(const Context& context, const HttpRequest& request, Db& db) {
+    const Caller caller = authenticate_user(context, request, db);
+    const std::string code = parse_mfa_code(request.body, false);
+    const nlohmann::json result = parse_db_json(db.exec(mfa_recovery_codes, {caller.user_id, code}).scalar());
+    require_ok(result);
+    return json_response(200, recovery_codes_of(result));
+}
+
+}  // namespace corebank::httpd::auth
