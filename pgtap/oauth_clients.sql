@@ -1,4 +1,4 @@
--- oauth_clients.sql: client create/lookup, the client credentials grant,
+-- oauth_clients.sql: client create, the client credentials grant,
 -- and authenticate/introspect for both kinds of token.
 --
 -- Goal: a client token is issued only to an ACTIVE client and only for
@@ -9,7 +9,7 @@ BEGIN;
 SELECT plan(22);
 \ir helpers/identity.sql
 
--- create and lookup
+-- create
 SELECT is(corebank.auth_client_create('kyc-svc', pg_temp.hash(1), '{kyc:validate,kyc:screen}', 'KYC', NULL, NULL)
               - 'createdAt',
           '{"clientId": "kyc-svc", "name": "KYC", "status": "ACTIVE", "scopes": ["kyc:validate", "kyc:screen"], "resetLinkBase": null, "appName": null}'::jsonb,
@@ -20,11 +20,12 @@ SELECT throws_ok($$SELECT corebank.auth_client_create('bad id', pg_temp.hash(2),
                  'CBV00', NULL, 'a client id with a space is refused');
 SELECT throws_ok($$SELECT corebank.auth_client_create('plain', 'secret', '{}', NULL, NULL, NULL)$$,
                  'CBV00', 'secret_hash: must be an argon2id encoded hash', 'a plaintext secret is refused');
-SELECT is(corebank.auth_client_lookup('kyc-svc'),
-          jsonb_build_object('clientId', 'kyc-svc', 'secretHash', pg_temp.hash(1), 'status', 'ACTIVE',
-                             'scopes', '["kyc:validate", "kyc:screen"]'::jsonb),
-          'auth_client_lookup answers the id, secret hash, status and scopes');
-SELECT is(corebank.auth_client_lookup('nobody'), NULL, 'auth_client_lookup answers null for an unknown client');
+SELECT is((SELECT (secret_hash, status, scopes) FROM corebank.auth_oauth_clients WHERE client_id = 'kyc-svc'),
+          (pg_temp.hash(1), 'ACTIVE'::text, '{kyc:validate,kyc:screen}'::text[]),
+          'the client is stored with its secret hash, status and scopes');
+SELECT is(corebank.auth_client_auth_begin('kyc-svc') - 'argon2',
+          '{"outcome": "proceed", "clientId": "kyc-svc", "status": "ACTIVE", "scopes": ["kyc:validate", "kyc:screen"]}'::jsonb,
+          'client authentication begins with its id, status and scopes');
 
 -- the grant
 SELECT is(corebank.auth_client_token('kyc-svc', NULL) - 'accessToken',

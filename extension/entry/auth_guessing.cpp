@@ -2,9 +2,11 @@
 // guessing"): OAuth client authentication (/oauth/token, /oauth/introspect)
 // and the password re-entered by /auth/password/change and /auth/deactivate.
 //
-// Like login, each check has two halves around the tier's argon2id verify
+// Like login, each check has two halves around the tier's argon2id hashing
 // (never in a backend): begin answers "locked" (or "rate_limited") before any
-// hashing, else hands out the stored hash; finish applies the outcome.
+// hashing, else the stored hash's parameters and salt (never the hash);
+// finish compares the tier's proof with the stored hash in constant time
+// (core/password_proof.hpp) and applies the database's own outcome.
 //
 // Clients: failures are counted per client id in corebank.auth_login_failures
 // under 'client:<id>', for ids no client has as well, so the answers never
@@ -24,6 +26,7 @@
 #include "pg/args.hpp"
 #include "pg/auth_audit.hpp"
 #include "pg/auth_failures.hpp"
+#include "pg/auth_proof.hpp"
 #include "pg/auth_rate_limiter.hpp"
 #include "pg/check.hpp"
 #include "pg/datums.hpp"
@@ -50,11 +53,21 @@ std::string read_client_id(FunctionCallInfo fcinfo) {
 constexpr const char client_locked_sql[] =
     "SELECT coalesce(locked_until > now(), false) FROM corebank.auth_login_failures WHERE identifier = $1";
 
-// Columns: 1 the "proceed" answer with the stored hash, status and scopes.
-constexpr const char select_client_sql[] =
-    "SELECT jsonb_build_object('outcome', 'proceed', 'clientId', c.client_id, 'secretHash', c.secret_hash, "
-    "                          'status', c.status, 'scopes', to_jsonb(c.scopes)) "
+constexpr const char select_client_hash_sql[] =
+    "SELECT c.secret_hash FROM corebank.auth_oauth_clients c WHERE c.client_id = $1";
+
+// Columns: 1 the "proceed" answer: status, scopes and $2, the hash's
+// parameters and salt.
+constexpr const char client_proceed_sql[] =
+    "SELECT jsonb_build_object('outcome', 'proceed', 'clientId', c.client_id, 'status', c.status, "
+    "                          'scopes', to_jsonb(c.scopes), 'argon2', $2::jsonb) "
     "FROM corebank.auth_oauth_clients c WHERE c.client_id = $1";
+
+// The stored secret hash of `client_id`, or nullopt for an id no client has.
+std::optional<std::string> client_secret_hash(const std::string& client_id) {
+    if (spi::execute(select_client_hash_sql, {spi::Arg::text(client_id)}) == 0) return std::nullopt;
+    return spi::get_text(0, 1);
+}
 
 // A success reads the count under the row lock (no row: nothing to reset).
 constexpr const char lock_count_sql[] =
@@ -83,13 +96,12 @@ bool count_client_failure(const std::string& client_id) {
 /*---- re-entered passwords ----*/
 
 constexpr const char select_user_sql[] =
-    "SELECT u.status = 'ACTIVE' AND NOT coalesce(u.locked_until > now(), false), "
-    "       jsonb_build_object('outcome', 'proceed', 'passwordHash', u.password_hash) "
+    "SELECT u.status = 'ACTIVE' AND NOT coalesce(u.locked_until > now(), false), u.password_hash "
     "FROM corebank.auth_users u WHERE u.id = $1";
 
 // The same row lock, counter and lock as auth_login_finish.
 constexpr const char lock_user_sql[] =
-    "SELECT status = 'ACTIVE' AND NOT coalesce(locked_until > now(), false), failed_attempts "
+    "SELECT status = 'ACTIVE' AND NOT coalesce(locked_until > now(), false), failed_attempts, password_hash "
     "FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
 
 constexpr const char reentered_detail[] = R"({"reason":"reentered_password"})";
@@ -107,22 +119,28 @@ COREBANK_FUNCTION(auth_client_auth_begin) {
     spi::connect();
     const std::uint64_t lock_rows = spi::execute(client_locked_sql, {spi::Arg::text("client:" + client_id)});
     if (lock_rows == 1 && spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
-    // An unknown id proceeds without a hash: the tier spends the same
-    // argon2id time on a dummy and reports the failure, which is counted.
-    if (spi::execute(select_client_sql, {spi::Arg::text(client_id)}) == 0)
-        return outcome(R"({"outcome":"proceed"})");
+    // An unknown id proceeds too, with parameters and a stable salt of its
+    // own: the tier spends the same argon2id time, and finish counts it.
+    const std::optional<std::string> stored = client_secret_hash(client_id);
+    const std::string argon2 = pg::auth_proof::params_json_for(stored, "client:" + client_id);
+    if (!stored) {
+        const std::string answer = R"({"outcome":"proceed","argon2":)" + argon2 + "}";
+        return outcome(answer.c_str());
+    }
+    const std::uint64_t rows = spi::execute(client_proceed_sql, {spi::Arg::text(client_id), spi::Arg::text(argon2)});
+    CB_CHECK(rows == 1);
     const Datum proceed = spi::get_required_jsonb_for_return(0, 1);
     spi::finish();
     return proceed;
 }
 
-/* SQL function: corebank.auth_client_auth_finish(client_id text, secret_ok bool) returns jsonb */
+/* SQL function: corebank.auth_client_auth_finish(client_id text, secret_proof bytea) returns jsonb */
 COREBANK_FUNCTION(auth_client_auth_finish) {
     const std::string client_id = read_client_id(fcinfo);
-    const bool secret_ok = args::require(args::boolean(fcinfo, 1), "secret_ok");
+    const std::string proof = pg::auth_proof::require_proof(args::bytea(fcinfo, 1), "secret_proof");
     const std::string key = "client:" + client_id;
     spi::connect();
-    if (!secret_ok) {
+    if (!pg::auth_proof::matches(client_secret_hash(client_id), proof)) {
         return outcome(count_client_failure(client_id) ? R"({"outcome":"invalid"})" : R"({"outcome":"locked"})");
     }
     // A lock taken by concurrent failures while this secret was verified wins.
@@ -143,15 +161,17 @@ COREBANK_FUNCTION(auth_password_reenter_begin) {
     const std::uint64_t rows = spi::execute(select_user_sql, {spi::Arg::uuid(user_id)});
     CB_CHECK(rows <= 1);
     if (rows == 0 || !spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
-    const Datum proceed = spi::get_required_jsonb_for_return(0, 2);
-    spi::finish();
-    return proceed;
+    const std::string answer = R"({"outcome":"proceed","argon2":)" +
+                               pg::auth_proof::params_json_for(spi::get_text(0, 2),
+                                                               "user:" + pg::uuid_to_string(user_id)) +
+                               "}";
+    return outcome(answer.c_str());
 }
 
-/* SQL function: corebank.auth_password_reenter_finish(user_id uuid, password_ok bool, ip text) returns jsonb */
+/* SQL function: corebank.auth_password_reenter_finish(user_id uuid, password_proof bytea, ip text) returns jsonb */
 COREBANK_FUNCTION(auth_password_reenter_finish) {
     const Uuid user_id = args::require(args::uuid(fcinfo, 0), "user_id");
-    const bool password_ok = args::require(args::boolean(fcinfo, 1), "password_ok");
+    const std::string proof = pg::auth_proof::require_proof(args::bytea(fcinfo, 1), "password_proof");
     const std::optional<std::string> ip = args::text(fcinfo, 2);
     args::check_length(ip, "ip", core::limits::client_ip_length_max);
     spi::connect();
@@ -159,7 +179,7 @@ COREBANK_FUNCTION(auth_password_reenter_finish) {
     const std::uint64_t rows = spi::execute(lock_user_sql, {spi::Arg::uuid(user_id)});
     CB_CHECK(rows <= 1);
     if (rows == 0 || !spi::get_bool(0, 1).value()) return outcome(R"({"outcome":"locked"})");
-    if (!password_ok) {
+    if (!pg::auth_proof::matches(spi::get_text(0, 3), proof)) {
         pg::auth_failures::record_user_failure(user_id, spi::get_int(0, 2).value(), std::nullopt, ip, reentered_detail);
         return outcome(R"({"outcome":"invalid"})");
     }

@@ -4,9 +4,14 @@
 //                                        reset token (its SHA-256) for an
 //                                        ACTIVE account and tells the tier
 //                                        whether to send mail
-//   corebank.auth_password_reset_begin   the account behind a usable token
-//   corebank.auth_password_reset_finish  consumes the token, sets the hash,
-//                                        clears lockout, revokes sessions
+//   corebank.auth_password_reset_begin   the account behind a usable token,
+//                                        with its current hash's parameters
+//                                        and salt (never the hash)
+//   corebank.auth_password_reset_finish  refuses a new password equal to the
+//                                        current one (the tier's proof of it
+//                                        under those parameters, compared
+//                                        here), consumes the token, sets the
+//                                        hash, clears lockout, revokes sessions
 //
 // A reset token is usable while unused, unexpired (reset_token_ttl_s) and its
 // user ACTIVE. finish locks the user row, then the token row (the order
@@ -18,6 +23,7 @@
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_audit.hpp"
+#include "pg/auth_proof.hpp"
 #include "pg/auth_rate_limiter.hpp"
 #include "pg/auth_sessions.hpp"
 #include "pg/check.hpp"
@@ -55,14 +61,17 @@ constexpr const char forgot_send_sql[] =
 
 /*---- reset ----*/
 
-// Columns: 1 user id, 2 used, 3 expired, 4 user ACTIVE, 5 the begin answer.
+// Columns: 1 user id, 2 used, 3 expired, 4 user ACTIVE, 5 the current hash.
 constexpr const char select_reset_token_sql[] =
-    "SELECT t.user_id, t.used_at IS NOT NULL, t.expires_at <= now(), u.status = 'ACTIVE', "
-    "       jsonb_build_object('userId', u.id, 'passwordHash', u.password_hash) "
+    "SELECT t.user_id, t.used_at IS NOT NULL, t.expires_at <= now(), u.status = 'ACTIVE', u.password_hash "
     "FROM corebank.auth_reset_tokens t JOIN corebank.auth_users u ON u.id = t.user_id "
     "WHERE t.token_hash = $1";
 
-constexpr const char lock_user_sql[] = "SELECT status = 'ACTIVE' FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
+constexpr const char lock_user_sql[] =
+    "SELECT status = 'ACTIVE', password_hash FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
+
+// 02-identity.md: a reset to the current password is refused (as a change is).
+constexpr const char same_password[] = "newPassword: must differ from the current password";
 
 // Columns: 1 used, 2 expired.
 constexpr const char lock_reset_token_sql[] =
@@ -141,18 +150,27 @@ COREBANK_FUNCTION(auth_password_reset_begin) {
     const bool expired = spi::get_bool(0, 3).value();
     const bool user_active = spi::get_bool(0, 4).value();
     if (used || expired || !user_active) throw_token_invalid();
-    const Datum answer = spi::get_required_jsonb_for_return(0, 5);
+    const Uuid user_id = spi::get_uuid(0, 1).value();
+    const std::string answer = R"({"userId":")" + pg::uuid_to_string(user_id) + R"(","argon2":)" +
+                               pg::auth_proof::params_json_for(spi::get_text(0, 5),
+                                                               "user:" + pg::uuid_to_string(user_id)) +
+                               "}";
     spi::finish();
-    PG_RETURN_DATUM(answer);
+    PG_RETURN_DATUM(pg::jsonb_from_literal(answer.c_str()));
 }
 
-/* SQL function: corebank.auth_password_reset_finish(token_hash bytea, new_password_hash text) returns void */
+/* SQL function: corebank.auth_password_reset_finish(token_hash bytea, new_password_hash text, new_password_proof bytea) returns void */
 COREBANK_FUNCTION(auth_password_reset_finish) {
     const std::string token_hash = require_token_hash(fcinfo, 0);
     const std::string new_password_hash = args::require(args::text(fcinfo, 1), "new_password_hash");
     if (!pg::password_hash_valid(new_password_hash)) {
         args::throw_validation("new_password_hash: must be an argon2id encoded hash");
     }
+    // The new password hashed under the current hash's parameters and salt
+    // (as reset_begin answered them): equal to the current hash means the
+    // same password.
+    const std::string new_password_proof =
+        pg::auth_proof::require_proof(args::bytea(fcinfo, 2), "new_password_proof");
 
     spi::connect();
     if (spi::execute(select_reset_token_sql, {spi::Arg::bytea(token_hash)}) == 0) throw_token_invalid();
@@ -162,11 +180,13 @@ COREBANK_FUNCTION(auth_password_reset_finish) {
     const std::uint64_t user_rows = spi::execute(lock_user_sql, {spi::Arg::uuid(user_id)});
     CB_CHECK(user_rows == 1);  // users are never deleted
     const bool user_active = spi::get_bool(0, 1).value();
+    const bool same_as_current = pg::auth_proof::matches(spi::get_text(0, 2), new_password_proof);
     const std::uint64_t token_rows = spi::execute(lock_reset_token_sql, {spi::Arg::bytea(token_hash)});
     if (token_rows == 0) throw_token_invalid();  // pruned meanwhile
     const bool used = spi::get_bool(0, 1).value();
     const bool expired = spi::get_bool(0, 2).value();
     if (used || expired || !user_active) throw_token_invalid();
+    if (same_as_current) args::throw_validation(same_password);
 
     const std::uint64_t consumed = spi::execute(consume_reset_tokens_sql, {spi::Arg::uuid(user_id)});
     CB_CHECK(consumed >= 1);  // at least the token we hold

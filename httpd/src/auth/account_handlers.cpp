@@ -5,6 +5,7 @@
 
 #include "api_error.hpp"
 #include "auth/bearer.hpp"
+#include "auth/mfa_handlers.hpp"
 #include "auth/requests.hpp"
 #include "auth/statements.hpp"
 #include "core/crypto.hpp"
@@ -36,9 +37,10 @@ void require_reentered_password(const Context& context, const HttpRequest& reque
     const std::string outcome = json_string(begin, "outcome");
     if (outcome == "rate_limited") throw login_rate_limited(context.config.login_rate_window_s);
     if (outcome != "proceed") throw account_locked();
-    const bool password_ok = password_verify(json_string(begin, "passwordHash"), password);
+    // The database compares the proof with the stored hash (never handed out).
+    const std::string proof = password_proof(password, begin.at("argon2"));
     const auto counted = parse_db_json(
-        db.exec(sql::password_reenter_finish, {user_id, password_ok ? "true" : "false", request.client_ip}).scalar());
+        db.exec(sql::password_reenter_finish, {user_id, bytea_param(proof), request.client_ip}).scalar());
     const std::string result = json_string(counted, "outcome");
     if (result == "locked") throw account_locked();
     if (result != "ok") throw invalid_credentials();
@@ -80,12 +82,13 @@ HttpResponse handle_login(const Context& context, const HttpRequest& request, Db
     const std::string user_id = json_string(begin, "userId");
     const std::string refresh_token = core::random_token();
     const auto finish = parse_db_json(
-        db.exec(sql::login_finish,
-                {user_id, bytea_param(proof), optional_param(body.client_id), optional_param(body.channel),
-                 request.client_ip, user_agent_of(request), bytea_param(core::sha256(refresh_token))})
-            .scalar());
+        login_finish(db,
+                     {user_id, bytea_param(proof), optional_param(body.client_id), optional_param(body.channel),
+                      request.client_ip, user_agent_of(request), bytea_param(core::sha256(refresh_token))},
+                     body.totp_code, body.recovery_code));
     const std::string result = json_string(finish, "outcome");
     if (result == "locked") throw account_locked();
+    if (result == "mfa_required") throw mfa_required();
     if (result != "ok") throw invalid_credentials();
     return json_response(200, token_pair(finish.at("tokens"), refresh_token));
 }

@@ -8,6 +8,7 @@
 #include "auth/requests.hpp"
 #include "auth/statements.hpp"
 #include "clock.hpp"
+#include "core/crypto.hpp"
 #include "core/limits.hpp"
 #include "json_util.hpp"
 #include "password_hash.hpp"
@@ -38,11 +39,12 @@ ApiError client_locked() {
     return ApiError{403, "ACCOUNT_LOCKED", "Client locked after repeated failed authentications; try again later"};
 }
 
-// Verifies the client's secret (argon2id, run for unknown clients too, so
-// timing does not tell which client ids exist) between the two halves that
-// count it in the database (auth_guessing.cpp): a locked id is refused
-// before any hashing, every wrong secret is counted. Returns the client's row
-// (clientId, status, scopes) as corebank.auth_client_auth_begin gives it.
+// Proves the client's secret (argon2id, run for unknown clients too, so
+// timing does not tell which client ids exist) between the two halves in the
+// database (auth_guessing.cpp): a locked id is refused before any hashing;
+// the database compares the proof with the stored hash, which it never hands
+// out, and counts every wrong secret. Returns the client's row (clientId,
+// status, scopes) as corebank.auth_client_auth_begin gives it.
 nlohmann::json authenticate_client(const HttpRequest& request, const FormFields& form, Db& db) {
     std::optional<BasicCredentials> credentials;
     if (const auto header = request.header("authorization")) {
@@ -66,15 +68,13 @@ nlohmann::json authenticate_client(const HttpRequest& request, const FormFields&
     }
     const auto client = parse_db_json(db.exec(sql::client_auth_begin, {credentials->user}).scalar());
     if (json_string(client, "outcome") == "locked") throw client_locked();
-    const std::string hash = json_string(client, "secretHash");
-    bool secret_ok = false;
-    if (hash.empty() || secret.size() > client_secret_length_max) {
-        password_verify(password_dummy_hash(), secret.substr(0, client_secret_length_max));
-    } else {
-        secret_ok = password_verify(hash, secret);
-    }
+    // An over-long secret is hashed cut (the same time) but never sent: a
+    // proof no hash holds stands for it, so it is counted as wrong.
+    const bool too_long = secret.size() > client_secret_length_max;
+    std::string proof = password_proof(secret.substr(0, client_secret_length_max), client.at("argon2"));
+    if (too_long) proof = core::random_bytes(proof.size());
     const auto counted =
-        parse_db_json(db.exec(sql::client_auth_finish, {credentials->user, secret_ok ? "true" : "false"}).scalar());
+        parse_db_json(db.exec(sql::client_auth_finish, {credentials->user, bytea_param(proof)}).scalar());
     const std::string outcome = json_string(counted, "outcome");
     if (outcome == "locked") throw client_locked();
     if (outcome != "ok" || json_string(client, "status") != "ACTIVE") throw invalid_client();

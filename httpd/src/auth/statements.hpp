@@ -15,12 +15,13 @@ inline const Statement login_finish{
     "auth_login_finish", "SELECT corebank.auth_login_finish($1::uuid, $2::bytea, $3, $4, $5, $6, $7::bytea)::text", 7};
 inline const Statement refresh{"auth_refresh", "SELECT corebank.auth_refresh($1::bytea, $2::bytea, $3, $4)::text", 4};
 inline const Statement authenticate{"auth_authenticate", "SELECT corebank.auth_authenticate($1::uuid)::text", 1};
-// A re-entered password (change, deactivate): begin hands out the hash,
-// finish counts the outcome as a login would (auth_guessing.cpp).
+// A re-entered password (change, deactivate): begin answers the hash's
+// parameters and salt, finish compares the proof and counts the outcome as a
+// login would (auth_guessing.cpp).
 inline const Statement password_reenter_begin{"auth_password_reenter_begin",
                                               "SELECT corebank.auth_password_reenter_begin($1::uuid)::text", 1};
 inline const Statement password_reenter_finish{
-    "auth_password_reenter_finish", "SELECT corebank.auth_password_reenter_finish($1::uuid, $2::bool, $3)::text", 3};
+    "auth_password_reenter_finish", "SELECT corebank.auth_password_reenter_finish($1::uuid, $2::bytea, $3)::text", 3};
 inline const Statement password_change{"auth_password_change",
                                        "SELECT corebank.auth_password_change($1::uuid, $2)", 2};
 inline const Statement password_forgot{"auth_password_forgot",
@@ -32,17 +33,18 @@ inline const Statement mail_done{"auth_mail_done", "SELECT corebank.auth_mail_do
 inline const Statement reset_begin{"auth_password_reset_begin",
                                    "SELECT corebank.auth_password_reset_begin($1::bytea)::text", 1};
 inline const Statement reset_finish{"auth_password_reset_finish",
-                                    "SELECT corebank.auth_password_reset_finish($1::bytea, $2)", 2};
+                                    "SELECT corebank.auth_password_reset_finish($1::bytea, $2, $3::bytea)", 3};
 inline const Statement deactivate{"auth_deactivate", "SELECT corebank.auth_deactivate($1::uuid)", 1};
 inline const Statement logout{"auth_logout", "SELECT corebank.auth_logout($1::uuid, $2::uuid)", 2};
 inline const Statement logout_all{"auth_logout_all", "SELECT corebank.auth_logout_all($1::uuid)", 1};
 inline const Statement me{"auth_me", "SELECT corebank.auth_me($1::uuid)::text", 1};
 inline const Statement sessions_list{"auth_sessions_list", "SELECT corebank.auth_sessions_list($1::uuid)::text", 1};
-// A client's authentication: begin hands out the hash, finish counts the outcome.
+// A client's authentication: begin answers the hash's parameters and salt,
+// finish compares the proof and counts the outcome.
 inline const Statement client_auth_begin{"auth_client_auth_begin", "SELECT corebank.auth_client_auth_begin($1)::text",
                                          1};
 inline const Statement client_auth_finish{"auth_client_auth_finish",
-                                          "SELECT corebank.auth_client_auth_finish($1, $2::bool)::text", 2};
+                                          "SELECT corebank.auth_client_auth_finish($1, $2::bytea)::text", 2};
 inline const Statement client_token{"auth_client_token", "SELECT corebank.auth_client_token($1, $2::text[])::text", 2};
 inline const Statement introspect{"auth_introspect", "SELECT corebank.auth_introspect($1::uuid)::text", 1};
 inline const Statement jwks{"auth_jwks_doc", "SELECT corebank.auth_jwks()::text", 0};

@@ -1,0 +1,1 @@
+DROP FUNCTION corebank.auth_client_lookup(text);

@@ -1,0 +1,1 @@
+DROP FUNCTION corebank.auth_user_password_hash(uuid);
