@@ -165,7 +165,7 @@ namespace {
 std::vector<std::string> allowed_scopes(const std::string& service) {
     if (service == "core") return {"read", "write", "admin"};
     if (service == "events") return {"ingest", "events:read"};
-    if (service == "verify") return {"sessions:read", "sessions:write"};
+    if (service == "verify") return {"sessions:read", "sessions:write", "webhooks:manage"};
     return {};
 }
 

@@ -1,9 +1,10 @@
 // admin.cpp: `corebankd webhook-add | webhook-list | webhook-disable`, the
 // verification service's webhook endpoints (./corebank webhook add --url URL).
 //
-// webhook-add generates the endpoint's signing secret here, prints it once
-// on stdout (and nothing else), and stores it sealed under the data key:
-// the sender must sign with it, so it is encrypted rather than hashed.
+// webhook-add registers through the same function as POST
+// /v1/webhook-endpoints (webhook_endpoints.hpp): the same URL checks, the
+// secret printed once on stdout (and nothing else), stored sealed under the
+// data key.
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -18,7 +19,7 @@
 #include "verify/keys.hpp"
 #include "verify/requests.hpp"
 #include "verify/statements.hpp"
-#include "verify/webhook_address.hpp"
+#include "verify/webhook_endpoints.hpp"
 
 namespace corebank::httpd {
 
@@ -56,13 +57,9 @@ int guarded(Body body) {
 
 int run_webhook_add(const Config& config, const std::vector<std::string>& args) {
     return guarded([&] {
-        const auto flags = flags_of(args, {"url"});
-        if (!flags.count("url")) return refuse("usage: webhook-add --url URL");
+        const auto flags = flags_of(args, {"url", "description"});
+        if (!flags.count("url")) return refuse("usage: webhook-add --url URL [--description TEXT]");
         const std::string& url = flags.at("url");
-        if (!corebank::verify::http_url_valid(url, 2048)) {
-            return refuse("--url must be an absolute http or https URL of at most 2048 characters");
-        }
-        if (!config.verify_webhook_allow_private) verify::refuse_non_public_webhook(url);
         // The server's key, never a new one: a secret sealed under another key
         // could not be opened by the sender.
         if (!std::filesystem::exists(config.data_key_file)) {
@@ -70,13 +67,12 @@ int run_webhook_add(const Config& config, const std::vector<std::string>& args) 
                           " does not exist yet; start the services once (./corebank start) to create it");
         }
         const std::string data_key = load_or_create_data_key(config.data_key_file);
-        const std::string secret = verify::new_webhook_secret();
         Db db(config.database_url, {});
-        const auto created = parse_db_json(
-            db.exec(verify::sql::webhook_endpoint_add, {url, bytea_param(verify::seal_webhook_secret(data_key, url, secret))})
-                .scalar());
-        std::cerr << "webhook endpoint " << json_string(created, "id") << " registered for " << url << "\n";
-        std::cout << secret << "\n";
+        const auto issued = verify::register_webhook_endpoint(
+            db, data_key, config.verify_webhook_allow_private, url,
+            flags.count("description") ? std::optional<std::string>(flags.at("description")) : std::nullopt);
+        std::cerr << "webhook endpoint " << json_string(issued.endpoint, "id") << " registered for " << url << "\n";
+        std::cout << issued.secret << "\n";
         return 0;
     });
 }

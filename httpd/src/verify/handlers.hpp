@@ -17,6 +17,17 @@ HttpResponse session_consent(const Context&, const HttpRequest&, Db&);
 HttpResponse session_report(const Context&, const HttpRequest&, Db&);
 HttpResponse sessions_search(const Context&, const HttpRequest&, Db&);
 
+// Webhook subscription management (Bearer API key, webhooks:manage):
+// webhook_endpoint_handlers.cpp.
+HttpResponse webhook_endpoints_list(const Context&, const HttpRequest&, Db&);
+HttpResponse webhook_endpoint_create(const Context&, const HttpRequest&, Db&);
+HttpResponse webhook_endpoint_get(const Context&, const HttpRequest&, Db&);
+HttpResponse webhook_endpoint_rotate(const Context&, const HttpRequest&, Db&);
+HttpResponse webhook_endpoint_disable(const Context&, const HttpRequest&, Db&);
+HttpResponse webhook_endpoint_ping(const Context&, const HttpRequest&, Db&);
+HttpResponse webhook_deliveries_list(const Context&, const HttpRequest&, Db&);
+HttpResponse webhook_delivery_retry(const Context&, const HttpRequest&, Db&);
+
 // The hosted page's API (Bearer client token): hosted_handlers.cpp.
 HttpResponse hosted_state(const Context&, const HttpRequest&, Db&);
 HttpResponse hosted_consent(const Context&, const HttpRequest&, Db&);

@@ -28,6 +28,15 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("POST", "/v1/sessions/:session_id/cancel", session_cancel, c));
     r.add(worker("POST", "/v1/sessions/:session_id/consent", session_consent, c));
     r.add(worker("GET", "/v1/sessions/:session_id/report", session_report, c));
+    // webhook subscription management: an API key with webhooks:manage
+    r.add(worker("GET", "/v1/webhook-endpoints", webhook_endpoints_list, c));
+    r.add(worker("POST", "/v1/webhook-endpoints", webhook_endpoint_create, c));
+    r.add(worker("GET", "/v1/webhook-endpoints/:endpoint_id", webhook_endpoint_get, c));
+    r.add(worker("POST", "/v1/webhook-endpoints/:endpoint_id/rotate-secret", webhook_endpoint_rotate, c));
+    r.add(worker("POST", "/v1/webhook-endpoints/:endpoint_id/disable", webhook_endpoint_disable, c));
+    r.add(worker("POST", "/v1/webhook-endpoints/:endpoint_id/ping", webhook_endpoint_ping, c));
+    r.add(worker("GET", "/v1/webhook-endpoints/:endpoint_id/deliveries", webhook_deliveries_list, c));
+    r.add(worker("POST", "/v1/webhook-endpoints/:endpoint_id/deliveries/:delivery_id/retry", webhook_delivery_retry, c));
     // the hosted page (no credential, no data) and its API (client token)
     r.add(page("/hosted/sessions/:session_id", hosted_page_html));
     r.add(page("/hosted/assets/app.js", hosted_page_script));

@@ -56,17 +56,31 @@ inline const Statement hosted_submit_abort{
 inline const Statement maintenance{"verify_maintenance", "SELECT corebank.verify_maintenance($1::int)::text", 1};
 inline const Statement webhook_claim{
     "verify_webhook_claim",
-    "SELECT delivery_id, event_id, endpoint_id, url, secret_sealed, body, attempts "
+    "SELECT delivery_id, event_id, endpoint_id, url, secret_sealed, body, attempts, previous_secret_sealed "
     "FROM corebank.verify_webhook_claim($1::int, $2::int)",
     2};
 inline const Statement webhook_done{
     "verify_webhook_done",
     "SELECT corebank.verify_webhook_done($1::uuid, $2::bool, $3::int, $4, $5::int, $6::int, $7::int)", 7};
-inline const Statement webhook_endpoint_add{"verify_webhook_endpoint_add",
-                                            "SELECT corebank.verify_webhook_endpoint_add($1, $2::bytea)::text", 2};
+inline const Statement webhook_endpoint_add{"verify_webhook_endpoint_create",
+                                            "SELECT corebank.verify_webhook_endpoint_create($1, $2, $3::bytea)::text", 3};
 inline const Statement webhook_endpoints_list{"verify_webhook_endpoints_list",
                                               "SELECT corebank.verify_webhook_endpoints_list()::text", 0};
 inline const Statement webhook_endpoint_disable{
     "verify_webhook_endpoint_disable", "SELECT corebank.verify_webhook_endpoint_disable($1::uuid)::text", 1};
+// Webhook management over HTTP (webhook_endpoint_handlers.cpp).
+inline const Statement webhook_endpoint_get{"verify_webhook_endpoint_get",
+                                            "SELECT corebank.verify_webhook_endpoint_get($1::uuid)::text", 1};
+inline const Statement webhook_endpoints_page{
+    "verify_webhook_endpoints_page", "SELECT corebank.verify_webhook_endpoints_page($1::int, $2::uuid)::text", 2};
+inline const Statement webhook_endpoint_rotate{
+    "verify_webhook_endpoint_rotate",
+    "SELECT corebank.verify_webhook_endpoint_rotate($1::uuid, $2::bytea, $3::int)::text", 3};
+inline const Statement webhook_ping{"verify_webhook_ping", "SELECT corebank.verify_webhook_ping($1::uuid)::text", 1};
+inline const Statement webhook_deliveries_page{
+    "verify_webhook_deliveries_page",
+    "SELECT corebank.verify_webhook_deliveries_page($1::uuid, $2::int, $3::uuid)::text", 3};
+inline const Statement webhook_delivery_retry{
+    "verify_webhook_delivery_retry", "SELECT corebank.verify_webhook_delivery_retry($1::uuid, $2::uuid)::text", 2};
 
 }  // namespace corebank::httpd::verify::sql

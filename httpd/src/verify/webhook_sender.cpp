@@ -189,13 +189,18 @@ int WebhookSender::deliver_once() {
         DeliveryResult result;
         const auto sealed = bytes_from_hex(row.at(4).value_or(""));
         const auto secret = sealed ? open_webhook_secret(data_key_, url, *sealed) : std::nullopt;
-        if (!secret) {
+        // The secret a rotation replaced, while its overlap lasts.
+        const auto previous_sealed = row.at(7) ? bytes_from_hex(*row.at(7)) : std::nullopt;
+        const auto previous = previous_sealed ? open_webhook_secret(data_key_, url, *previous_sealed) : std::nullopt;
+        if (!secret || (row.at(7) && !previous)) {
             result.error = "the endpoint's signing secret does not open with this data key";
         } else {
             // A fresh timestamp per attempt: a receiver's 300 s tolerance
             // must hold for retries hours later too.
-            result = post_webhook(url, body, webhook_signature_header(*secret, unix_now(), body), event_id,
-                                  settings_.timeout_ms, settings_.allow_private, &cancel_);
+            const std::int64_t now = unix_now();
+            const std::string header = previous ? webhook_signature_header(*secret, *previous, now, body)
+                                                : webhook_signature_header(*secret, now, body);
+            result = post_webhook(url, body, header, event_id, settings_.timeout_ms, settings_.allow_private, &cancel_);
         }
         const auto status = db_->exec(
             sql::webhook_done,

@@ -42,6 +42,12 @@ std::string webhook_signature_header(std::string_view secret, std::int64_t times
     return "t=" + t + ",v1=" + expected_digest(secret, t, body);
 }
 
+std::string webhook_signature_header(std::string_view secret, std::string_view previous_secret,
+                                     std::int64_t timestamp, std::string_view body) {
+    const std::string t = std::to_string(timestamp);
+    return "t=" + t + ",v1=" + expected_digest(secret, t, body) + ",v1=" + expected_digest(previous_secret, t, body);
+}
+
 const char* signature_check_name(SignatureCheck check) {
     switch (check) {
         case SignatureCheck::valid: return "valid";

@@ -8,8 +8,9 @@
 // A receiver must verify the raw body bytes as received (not re-serialised
 // JSON), compare in constant time, and refuse a timestamp more than the
 // tolerance (300 s) away from its clock, which bounds replays. Several v1
-// entries may appear (a future secret rotation signs with both); any match
-// is enough. docs/verification.md has the same verifier in Python.
+// entries may appear (during a secret rotation's overlap the header carries
+// the new secret's v1 first, then the old one's); any match is enough.
+// docs/verification.md has the same verifier in Python.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ inline constexpr std::int64_t webhook_tolerance_s_default = 300;
 
 // "t=<timestamp>,v1=<hex>"
 std::string webhook_signature_header(std::string_view secret, std::int64_t timestamp, std::string_view body);
+// "t=<timestamp>,v1=<hex of secret>,v1=<hex of previous_secret>": a rotation's overlap.
+std::string webhook_signature_header(std::string_view secret, std::string_view previous_secret,
+                                     std::int64_t timestamp, std::string_view body);
 
 enum class SignatureCheck {
     valid,

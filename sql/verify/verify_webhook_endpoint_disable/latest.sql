@@ -1,4 +1,5 @@
 -- Disabling an endpoint abandons its pending deliveries: nobody will take them.
+-- Disabling a disabled endpoint changes nothing and answers the same.
 CREATE OR REPLACE FUNCTION corebank.verify_webhook_endpoint_disable(id uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -17,9 +18,6 @@ BEGIN
         UPDATE corebank.verify_webhook_deliveries d SET status = 'abandoned', last_error = 'endpoint disabled'
         WHERE d.endpoint_id = id AND d.status = 'pending';
     END IF;
-    RETURN (SELECT jsonb_build_object('id', e.id, 'url', e.url, 'status', e.status,
-                                      'createdAt', corebank_internal.verify_iso_utc(e.created_at),
-                                      'disabledAt', corebank_internal.verify_iso_utc(e.disabled_at))
-            FROM corebank.verify_webhook_endpoints e WHERE e.id = id);
+    RETURN corebank_internal.verify_webhook_endpoint_json(id);
 END
 $fn$;

@@ -1,0 +1,26 @@
+-- Registers an endpoint (the CLI's webhook add and POST /v1/webhook-endpoints
+-- both call this, through one function of the tier). The tier has checked
+-- the address and sealed the secret; the database checks the shapes again.
+CREATE FUNCTION corebank.verify_webhook_endpoint_create(url text, description text, secret_sealed bytea) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+#variable_conflict use_variable
+DECLARE
+    created uuid;
+BEGIN
+    IF url IS NULL OR url !~ '^https?://[^\s/]+[^\s]*$' OR length(url) > 2048 THEN
+        PERFORM corebank_internal.fail('CBV00', 'url: must be an absolute http(s) URL of at most 2048 characters');
+    END IF;
+    IF description IS NOT NULL AND (length(description) NOT BETWEEN 1 AND 500 OR description ~ '[[:cntrl:]]') THEN
+        PERFORM corebank_internal.fail('CBV00', 'description: must be 1 to 500 characters without control characters');
+    END IF;
+    IF secret_sealed IS NULL OR length(secret_sealed) NOT BETWEEN 29 AND 1024 THEN
+        PERFORM corebank_internal.fail('CBV00', 'secret_sealed: must be a sealed secret (29 to 1024 bytes)');
+    END IF;
+    INSERT INTO corebank.verify_webhook_endpoints AS e (url, description, secret_sealed)
+    VALUES (url, description, secret_sealed)
+    RETURNING e.id INTO created;
+    RETURN corebank_internal.verify_webhook_endpoint_json(created);
+END
+$fn$;
