@@ -102,6 +102,7 @@ SELECT set_eq(
       'corebank.auth_mfa_totp_disable(uuid,text)',
       'corebank.auth_mfa_recovery_codes(uuid,text)',
       'corebank.auth_mfa_staff_enrol(uuid,text)',
+      'corebank.auth_login_finish_with_factor(uuid,bytea,text,text,text,text,bytea,text,text)',
       'corebank.auth_jwks()',
       'corebank.auth_ensure_signing_key()',
       'corebank.auth_rotate_signing_key()',

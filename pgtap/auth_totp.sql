@@ -8,7 +8,7 @@
 -- the enrolment answered, at the steps of this transaction's now(), which
 -- is the time the functions read too.
 BEGIN;
-SELECT plan(47);
+SELECT plan(60);
 \ir helpers/identity.sql
 
 -- base32 (RFC 4648, no padding) to bytes, to look for the raw secret.
@@ -181,6 +181,54 @@ SELECT is(pg_temp.jwt_part((SELECT l -> 'tokens' ->> 'accessToken' FROM pwd_logi
 SELECT is(pg_temp.jwt_part(corebank.auth_refresh(pg_temp.tok('mfa-1'), pg_temp.tok('mfa-2'), '10.0.0.3', 'pgtap')
                            -> 'tokens' ->> 'accessToken', 2) -> 'amr', '["pwd"]'::jsonb,
           '... and so has its refresh');
+
+-- Login: after the proven password, a user with TOTP enabled needs a code.
+CREATE TEMP TABLE boss2 AS
+    SELECT id, corebank.auth_mfa_staff_enrol(id, 'corebank') ->> 'secret' AS secret
+    FROM corebank.auth_staff_create('boss2@example.com', NULL, pg_temp.hash(), 'B', 'T', '{admin}', NULL) AS id;
+CREATE FUNCTION pg_temp.login2(token text, totp_code text, recovery_code text) RETURNS jsonb
+    LANGUAGE sql
+    AS $f$
+    SELECT corebank.auth_login_finish_with_factor((SELECT id FROM boss2), pg_temp.proof(), NULL, 'web', '10.0.0.4',
+                                                  'pgtap', pg_temp.tok(token), totp_code, recovery_code)
+$f$;
+SELECT is(pg_temp.login((SELECT id FROM boss2), 'boss2-0'), '{"outcome": "mfa_required"}'::jsonb,
+          'the right password without a code answers mfa_required');
+SELECT is((SELECT count(*) FROM corebank.auth_sessions WHERE user_id = (SELECT id FROM boss2))
+          + (SELECT failed_attempts FROM corebank.auth_users WHERE id = (SELECT id FROM boss2)), 0::bigint,
+          '... opens no session and counts no failure');
+SELECT is(corebank.auth_login_finish_with_factor((SELECT id FROM boss2), pg_temp.wrong_proof(), NULL, 'web', NULL,
+                                                 NULL, pg_temp.tok('boss2-w'), pg_temp.code((SELECT secret FROM boss2)),
+                                                 NULL),
+          '{"outcome": "invalid"}'::jsonb, 'a wrong password with a right code is invalid');
+SELECT is((SELECT last_step FROM corebank.auth_mfa_totp WHERE user_id = (SELECT id FROM boss2)), NULL,
+          '... and the code is not spent: the password is checked first');
+CREATE TEMP TABLE otp_login AS SELECT pg_temp.login2('boss2-1', pg_temp.code((SELECT secret FROM boss2)), NULL) AS l;
+SELECT is(pg_temp.jwt_part((SELECT l -> 'tokens' ->> 'accessToken' FROM otp_login), 2) -> 'amr',
+          '["pwd", "otp", "mfa"]'::jsonb, 'a login with a TOTP code has amr ["pwd","otp","mfa"]');
+SELECT is((SELECT failed_attempts FROM corebank.auth_users WHERE id = (SELECT id FROM boss2)), 0,
+          '... and resets the failure the wrong password counted');
+SELECT is(pg_temp.jwt_part(corebank.auth_refresh(pg_temp.tok('boss2-1'), pg_temp.tok('boss2-2'), NULL, 'pgtap')
+                           -> 'tokens' ->> 'accessToken', 2) -> 'amr', '["pwd", "otp", "mfa"]'::jsonb,
+          'a refresh carries the session''s amr over');
+SELECT is(pg_temp.login2('boss2-3', pg_temp.code((SELECT secret FROM boss2)), NULL), '{"outcome": "invalid"}'::jsonb,
+          'the same code at a second login is invalid');
+SELECT is((SELECT failed_attempts FROM corebank.auth_users WHERE id = (SELECT id FROM boss2)), 1,
+          '... and counted as a failed login');
+CREATE TEMP TABLE boss2_codes AS
+    SELECT corebank.auth_mfa_recovery_codes((SELECT id FROM boss2), pg_temp.code((SELECT secret FROM boss2), 1))
+           -> 'recoveryCodes' AS c;
+CREATE TEMP TABLE recovery_login AS SELECT pg_temp.login2('boss2-4', NULL, (SELECT c ->> 5 FROM boss2_codes)) AS l;
+SELECT is(pg_temp.jwt_part((SELECT l -> 'tokens' ->> 'accessToken' FROM recovery_login), 2) -> 'amr',
+          '["pwd", "mfa"]'::jsonb, 'a login with a recovery code has amr ["pwd","mfa"]');
+SELECT is(pg_temp.login2('boss2-5', NULL, (SELECT c ->> 5 FROM boss2_codes)), '{"outcome": "invalid"}'::jsonb,
+          'a recovery code logs in once');
+SELECT throws_ok($$SELECT pg_temp.login2('boss2-6', '123456', 'abcde-fghjk')$$, 'CBV00',
+                 'totp_code: send a TOTP code or a recovery code, not both', 'both kinds of code at once are refused');
+SELECT is(pg_temp.jwt_part(corebank.auth_login_finish_with_factor((SELECT id FROM u), pg_temp.proof(), NULL, NULL,
+                                                                  NULL, NULL, pg_temp.tok('mfa-9'), '123456', NULL)
+                           -> 'tokens' ->> 'accessToken', 2) -> 'amr', '["pwd"]'::jsonb,
+          'a user without TOTP who sends a code logs in with the password alone');
 
 SELECT * FROM finish();
 ROLLBACK;

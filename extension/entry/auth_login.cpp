@@ -17,6 +17,7 @@
 // Outcomes that must persist (a counted failure, a rate-limit hit) are
 // returned as {"outcome": ...}: raising would roll them back.
 #include "core/limits.hpp"
+#include "core/totp.hpp"
 #include "entry/entry.hpp"
 #include "pg/args.hpp"
 #include "pg/auth_access_tokens.hpp"
@@ -26,6 +27,7 @@
 #include "pg/auth_proof.hpp"
 #include "pg/auth_rate_limiter.hpp"
 #include "pg/auth_sessions.hpp"
+#include "pg/auth_totp.hpp"
 #include "pg/check.hpp"
 #include "pg/datums.hpp"
 #include "pg/settings.hpp"
@@ -79,6 +81,9 @@ struct FinishRequest {
     std::optional<std::string> ip;
     std::optional<std::string> user_agent;
     std::optional<std::string> refresh_token_hash;
+    // The second factor (auth_login_finish_with_factor only): at most one.
+    std::optional<std::string> totp_code{};
+    std::optional<std::string> recovery_code{};
 };
 
 FinishRequest read_finish_request(FunctionCallInfo fcinfo) {
@@ -156,9 +161,12 @@ COREBANK_FUNCTION(auth_login_begin) {
     PG_RETURN_DATUM(pg::jsonb_from_literal(answer.c_str()));
 }
 
-/* SQL function: corebank.auth_login_finish(user_id uuid, password_proof bytea, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea) returns jsonb */
-COREBANK_FUNCTION(auth_login_finish) {
-    const FinishRequest request = read_finish_request(fcinfo);
+namespace {
+
+// Both finish functions: the proof of the password, then, for a user with
+// TOTP enabled, the second factor (docs/identity.md, "Staff second factor"),
+// then the session, whose amr says which factors were shown.
+Datum finish_login(const FinishRequest& request) {
     const settings::Auth settings = settings::current();
 
     spi::connect();
@@ -185,13 +193,29 @@ COREBANK_FUNCTION(auth_login_finish) {
         PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"invalid"})"));
     }
 
+    // After the password, so a code is never checked for someone who lacks
+    // it; "mfa_required" tells that the password was right, as every two-step
+    // login does (begin counted the attempt against the rate limit). A wrong
+    // or used code is a failed login like a wrong password.
+    const pg::auth_totp::Check factor = pg::auth_totp::verify(request.user_id, request.totp_code, request.recovery_code);
+    if (factor == pg::auth_totp::Check::missing) {
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"mfa_required"})"));
+    }
+    if (factor == pg::auth_totp::Check::wrong) {
+        pg::auth_failures::record_user_failure(request.user_id, failed_attempts, request.channel, request.ip,
+                                               R"({"reason":"second_factor"})");
+        spi::finish();
+        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"invalid"})"));
+    }
+
     if (!request.refresh_token_hash) args::throw_validation("refresh_token_hash: is required");
     pg::auth_failures::clear_user_failures(request.user_id);
     enforce_session_cap(request.user_id);
     const std::string audience = request.client_id.value_or(settings.default_audience);
     const Uuid session_id = pg::auth_sessions::open(pg::auth_sessions::NewSession{
         request.user_id, request.client_id, audience, request.channel, request.ip, request.user_agent,
-        request.refresh_token_hash.value(), settings.refresh_token_ttl_s});
+        request.refresh_token_hash.value(), settings.refresh_token_ttl_s, pg::auth_totp::amr_of(factor)});
     CB_CHECK(pg::auth_sessions::live_count(request.user_id) <= core::limits::auth::live_sessions_per_user_max);
 
     const pg::auth_access_tokens::Issued issued =
@@ -201,4 +225,21 @@ COREBANK_FUNCTION(auth_login_finish) {
                                                                   pg::auth_access_tokens::BlockShape::outcome_ok);
     spi::finish();
     PG_RETURN_DATUM(block);
+}
+
+}  // namespace
+
+/* SQL function: corebank.auth_login_finish(user_id uuid, password_proof bytea, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea) returns jsonb */
+// Without a second factor: a user with TOTP enabled answers "mfa_required".
+COREBANK_FUNCTION(auth_login_finish) { return finish_login(read_finish_request(fcinfo)); }
+
+/* SQL function: corebank.auth_login_finish_with_factor(user_id uuid, password_proof bytea, client_id text, channel text, ip text, user_agent text, refresh_token_hash bytea, totp_code text, recovery_code text) returns jsonb */
+COREBANK_FUNCTION(auth_login_finish_with_factor) {
+    FinishRequest request = read_finish_request(fcinfo);
+    request.totp_code = args::text(fcinfo, 7);
+    request.recovery_code = args::text(fcinfo, 8);
+    args::check_length(request.totp_code, "totp_code", static_cast<std::size_t>(core::totp::digits));
+    args::check_length(request.recovery_code, "recovery_code", 2 * core::totp::recovery_code_length);
+    if (request.totp_code && request.recovery_code) args::throw_validation("totp_code: send a TOTP code or a recovery code, not both");
+    return finish_login(request);
 }

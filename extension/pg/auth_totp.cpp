@@ -145,6 +145,14 @@ Check verify(const Uuid& user_id, const std::optional<std::string>& totp_code,
     return Check::missing;
 }
 
+std::vector<std::string> amr_of(Check check) {
+    switch (check) {
+        case Check::ok_totp: return {"pwd", "otp", "mfa"};
+        case Check::ok_recovery: return {"pwd", "mfa"};
+        default: return {"pwd"};
+    }
+}
+
 Check verify_either(const Uuid& user_id, const std::string& code) {
     if (core::totp::is_code_format(code)) return verify(user_id, code, std::nullopt);
     return verify(user_id, std::nullopt, code);

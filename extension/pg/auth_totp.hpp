@@ -48,6 +48,11 @@ enum class Check {
 Check verify(const Uuid& user_id, const std::optional<std::string>& totp_code,
              const std::optional<std::string>& recovery_code);
 
+// The session's amr (RFC 8176) after a login whose second factor was
+// `check`: {"pwd"} without one, {"pwd","otp","mfa"} after a TOTP code,
+// {"pwd","mfa"} after a recovery code (no RFC 8176 value names those).
+std::vector<std::string> amr_of(Check check);
+
 // verify() of one `code` field: six digits are a TOTP code, anything else a
 // recovery code.
 Check verify_either(const Uuid& user_id, const std::string& code);

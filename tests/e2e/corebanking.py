@@ -29,6 +29,7 @@ import urllib.parse
 import uuid
 
 import cbclient as cb
+import totp_support as totp
 import openapi_check
 
 CORE_URL = cb.CORE_URL
@@ -188,8 +189,13 @@ class Staff:
         return f"<Staff {self.email} {self.roles}>"
 
 
-def login(email, password):
-    resp = cb.HttpClient(ID_URL).post("/auth/login", json_body={"email": email, "password": password})
+def login(email, password, authenticator=None):
+    """Signs a staff member in; with an authenticator (a role of staff_mfa_roles,
+    enrolled by staff-create) the login carries a fresh TOTP code."""
+    body = {"email": email, "password": password}
+    if authenticator is not None:
+        body["totpCode"] = authenticator.next_code()
+    resp = cb.HttpClient(ID_URL).post("/auth/login", json_body=body)
     if resp.status != 200:
         raise AssertionError(f"staff login failed: {resp!r}")
     return resp.json
@@ -206,10 +212,16 @@ def new_staff(*roles, branch=None):
     found = re.findall(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", out)
     if len(found) != 1:
         raise AssertionError(f"staff-create printed no single user id: {out!r}")
-    body = login(email, password)
+    # Roles of staff_mfa_roles (admin) are enrolled in TOTP by staff-create,
+    # which prints the secret on its second line (docs/identity.md).
+    lines = out.splitlines()
+    authenticator = totp.Authenticator(lines[1].strip()) if len(lines) > 1 else None
+    body = login(email, password, authenticator)
     if body["user"]["id"] != found[0].lower():
         raise AssertionError(f"login id {body['user']['id']} != staff-create id {found[0]}")
-    return Staff(found[0].lower(), email, password, list(roles), body["accessToken"], body)
+    staff = Staff(found[0].lower(), email, password, list(roles), body["accessToken"], body)
+    staff.authenticator = authenticator
+    return staff
 
 
 # ---------------------------------------------------------------- database

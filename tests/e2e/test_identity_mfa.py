@@ -17,6 +17,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cbclient as cb  # noqa: E402
+import corebanking as C  # noqa: E402
 import totp_support as totp  # noqa: E402
 
 RECOVERY_CODE = re.compile(r"^[2-9a-hjkmnp-z]{5}-[2-9a-hjkmnp-z]{5}$")
@@ -217,8 +218,125 @@ class StaffCreateTest(unittest.TestCase):
                                                 "it cannot be turned off")
 
     def second_factor(self, secret):
-        """The login fields that carry a code (none until login takes them)."""
-        return {}
+        """The login fields that carry the second factor."""
+        return {"totpCode": totp.code(secret)}
+
+
+def new_admin():
+    """An admin made by staff-create: (email, password, authenticator)."""
+    address, password = cb.unique_email("admin"), cb.unique_password()
+    secret = cb.cli("staff-create", "--email", address, "--password", password, "--roles", "admin").split()[1]
+    return address, password, totp.Authenticator(secret)
+
+
+class LoginTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.api = cb.Identity()
+
+    def test_a_code_is_required_after_the_password(self):
+        """Right password, no code: 401 MFA_REQUIRED, nothing counted; a wrong password is still INVALID_CREDENTIALS."""
+        address, password, app = new_admin()
+        cb.assert_error(self.api.login({"email": address, "password": password}), 401, "MFA_REQUIRED",
+                        "A one-time code is required: send totpCode or recoveryCode")
+        user_id = cb.db().user_by_email(address)["id"]
+        self.assertEqual(failed_attempts(user_id), 0)
+        cb.assert_error(self.api.login({"email": address, "password": password + "x", "totpCode": app.next_code()}),
+                        401, "INVALID_CREDENTIALS")
+        self.assertEqual(failed_attempts(user_id), 1, "the wrong password counted")
+
+    def test_totp_login_says_otp_and_mfa_and_refresh_keeps_it(self):
+        """A login with a current code has amr ["pwd","otp","mfa"]; the refreshed token too; the code is used."""
+        address, password, app = new_admin()
+        code = app.next_code()
+        resp = self.api.login({"email": address, "password": password, "totpCode": code})
+        self.assertEqual(resp.status, 200, resp)
+        self.assertEqual(cb.jwt_claims(resp.json["accessToken"])["amr"], ["pwd", "otp", "mfa"])
+        refreshed = self.api.refresh(resp.json["refreshToken"])
+        self.assertEqual(refreshed.status, 200, refreshed)
+        self.assertEqual(cb.jwt_claims(refreshed.json["accessToken"])["amr"], ["pwd", "otp", "mfa"])
+        cb.assert_error(self.api.login({"email": address, "password": password, "totpCode": code}),
+                        401, "INVALID_CREDENTIALS")
+
+    def test_recovery_code_login_says_mfa_once(self):
+        """A recovery code logs in once with amr ["pwd","mfa"]."""
+        address, password, app = new_admin()
+        first = self.api.login({"email": address, "password": password, "totpCode": app.next_code()}).json
+        codes = Mfa(self.api, first["accessToken"]).new_codes(app.next_code()).json["recoveryCodes"]
+        resp = self.api.login({"email": address, "password": password, "recoveryCode": codes[2].upper()})
+        self.assertEqual(resp.status, 200, resp)
+        self.assertEqual(cb.jwt_claims(resp.json["accessToken"])["amr"], ["pwd", "mfa"])
+        cb.assert_error(self.api.login({"email": address, "password": password, "recoveryCode": codes[2]}),
+                        401, "INVALID_CREDENTIALS")
+
+    def test_five_wrong_codes_lock_the_account(self):
+        """Wrong codes at login are failed logins: the 5th locks; then the right code answers 403."""
+        address, password, app = new_admin()
+        used = app.next_code()
+        self.assertEqual(self.api.login({"email": address, "password": password, "totpCode": used}).status, 200)
+        for _ in range(4):
+            cb.assert_error(self.api.login({"email": address, "password": password, "totpCode": used}),
+                            401, "INVALID_CREDENTIALS")
+        cb.assert_error(self.api.login({"email": address, "password": password, "recoveryCode": "zzzzz-zzzzz"}),
+                        401, "INVALID_CREDENTIALS")
+        cb.assert_error(self.api.login({"email": address, "password": password, "totpCode": app.next_code()}),
+                        403, "ACCOUNT_LOCKED")
+
+    def test_bad_codes_are_400_and_count_nothing(self):
+        """A malformed code, or both kinds at once, is 400 VALIDATION_ERROR before anything is counted."""
+        address, password, app = new_admin()
+        for extra, message in (({"totpCode": "12345"}, "totpCode: must be 6 digits"),
+                               ({"recoveryCode": "abc"}, "recoveryCode: must be a recovery code (xxxxx-xxxxx)"),
+                               ({"totpCode": "123456", "recoveryCode": "abcde-fghjk"},
+                                "recoveryCode: send either totpCode or recoveryCode, not both")):
+            resp = self.api.login({"email": address, "password": password, **extra})
+            cb.assert_error(resp, 400, "VALIDATION_ERROR", message)
+        self.assertEqual(failed_attempts(cb.db().user_by_email(address)["id"]), 0)
+
+    def test_a_user_without_totp_ignores_the_fields(self):
+        """A code sent by a user without TOTP is ignored: the login is a password login."""
+        user = cb.new_user(self.api)
+        resp = self.api.login(user.login_body(totpCode="123456"))
+        self.assertEqual(resp.status, 200, resp)
+        self.assertEqual(cb.jwt_claims(resp.json["accessToken"])["amr"], ["pwd"])
+
+
+class CoreRefusalTest(unittest.TestCase):
+    """The core tier accepts an admin's token only after a second factor (staff_mfa_roles, default admin)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.core = C.Core(C.admin_key())
+
+    def put_config(self, token):
+        hours = C.db().scalar("SELECT lapse_hours FROM corebank.platform_config")
+        return self.core.put("/v1/platform/config", json_body={"makerCheckerLapseHours": hours}, token=token)
+
+    def test_admin_token_without_second_factor_is_403(self):
+        """An admin who signed in with a password alone is refused 403 FORBIDDEN, naming the second factor."""
+        api = cb.Identity()
+        user = cb.new_user(api)
+        cb.db().execute("UPDATE corebank.auth_users SET roles = '{admin}' WHERE id = %s", (user.id,))
+        token = cb.login_ok(api, user)["accessToken"]
+        self.assertEqual(cb.jwt_claims(token)["amr"], ["pwd"])
+        resp = self.put_config(token)
+        cb.assert_error(resp, 403, "FORBIDDEN", re.compile("second factor is required for the role admin"))
+
+    def test_admin_token_with_second_factor_is_accepted(self):
+        """The same operation with a token issued after a TOTP code succeeds."""
+        admin = C.new_staff("admin")
+        self.assertEqual(cb.jwt_claims(admin.token)["amr"], ["pwd", "otp", "mfa"])
+        resp = self.put_config(admin)
+        self.assertEqual(resp.status, 200, resp)
+
+    def test_other_roles_need_no_second_factor(self):
+        """A branch manager's password-only token is judged as before (here: 403 for lacking the role, not the factor)."""
+        manager = C.new_staff("branch_manager")
+        self.assertEqual(cb.jwt_claims(manager.token)["amr"], ["pwd"])
+        resp = self.put_config(manager)
+        cb.assert_error(resp, 403, "FORBIDDEN")
+        self.assertNotIn("second factor", resp.json["message"])
 
 
 class AmrTest(unittest.TestCase):

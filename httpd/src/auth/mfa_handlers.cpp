@@ -8,6 +8,7 @@
 
 #include "api_error.hpp"
 #include "auth/bearer.hpp"
+#include "auth/statements.hpp"
 #include "core/totp.hpp"
 #include "json_body.hpp"
 #include "json_util.hpp"
@@ -22,6 +23,9 @@ const Statement mfa_totp_confirm{"auth_mfa_totp_confirm", "SELECT corebank.auth_
                                  2};
 const Statement mfa_totp_disable{"auth_mfa_totp_disable", "SELECT corebank.auth_mfa_totp_disable($1::uuid, $2)::text",
                                  2};
+const Statement login_finish_with_factor{
+    "auth_login_finish_with_factor",
+    "SELECT corebank.auth_login_finish_with_factor($1::uuid, $2::bytea, $3, $4, $5, $6, $7::bytea, $8, $9)::text", 9};
 const Statement mfa_recovery_codes{"auth_mfa_recovery_codes",
                                    "SELECT corebank.auth_mfa_recovery_codes($1::uuid, $2)::text", 2};
 
@@ -53,6 +57,29 @@ std::string parse_mfa_code(const std::string& text, bool totp_only) {
     }
     body.finish();
     return *code;
+}
+
+void read_login_second_factor(JsonBody& body, std::optional<std::string>& totp_code,
+                              std::optional<std::string>& recovery_code) {
+    totp_code = body.text("totpCode", TextRule{false, 0, code_rule.max_chars, true, true});
+    recovery_code = body.text("recoveryCode", TextRule{false, 0, code_rule.max_chars, true, true});
+    if (totp_code && !core::totp::is_code_format(*totp_code)) {
+        body.problem("totpCode", "must be 6 digits");
+        totp_code.reset();
+    }
+    if (recovery_code && !core::totp::recovery_code_normalise(*recovery_code)) {
+        body.problem("recoveryCode", "must be a recovery code (xxxxx-xxxxx)");
+        recovery_code.reset();
+    }
+    if (totp_code && recovery_code) body.problem("recoveryCode", "send either totpCode or recoveryCode, not both");
+}
+
+std::optional<std::string> login_finish(Db& db, std::vector<Param> params, const std::optional<std::string>& totp_code,
+                                        const std::optional<std::string>& recovery_code) {
+    if (!totp_code && !recovery_code) return db.exec(sql::login_finish, params).scalar();
+    params.push_back(totp_code ? Param(*totp_code) : Param());
+    params.push_back(recovery_code ? Param(*recovery_code) : Param());
+    return db.exec(login_finish_with_factor, params).scalar();
 }
 
 HttpResponse handle_mfa_state(const Context& context, const HttpRequest& request, Db& db) {

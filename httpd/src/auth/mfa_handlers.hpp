@@ -4,11 +4,15 @@
 // signed-in user's own; the database decides every rule (entry/auth_mfa.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "api_error.hpp"
 #include "auth/context.hpp"
 #include "db.hpp"
 #include "http_types.hpp"
+#include "json_body.hpp"
 
 namespace corebank::httpd::auth {
 
@@ -23,5 +27,22 @@ HttpResponse handle_mfa_recovery_codes(const Context&, const HttpRequest&, Db&);
 // ("xxxxx-xxxxx", any case, hyphen and spaces optional). Throws ApiError 400
 // VALIDATION_ERROR on anything else, before the database counts a guess.
 std::string parse_mfa_code(const std::string& body, bool totp_only);
+
+// POST /auth/login's second factor: `totpCode` (6 digits) or `recoveryCode`
+// (xxxxx-xxxxx), not both; a malformed one is a problem of the body (400).
+void read_login_second_factor(JsonBody& body, std::optional<std::string>& totp_code,
+                              std::optional<std::string>& recovery_code);
+
+// The second half of a login: corebank.auth_login_finish_with_factor when the
+// request carries a code, else corebank.auth_login_finish (which answers
+// "mfa_required" for a user with TOTP enabled). `params` are the seven of
+// auth_login_finish. The database's answer, as text.
+std::optional<std::string> login_finish(Db& db, std::vector<Param> params, const std::optional<std::string>& totp_code,
+                                        const std::optional<std::string>& recovery_code);
+
+// 401 MFA_REQUIRED: the password was right and the user has TOTP enabled.
+inline ApiError mfa_required() {
+    return {401, "MFA_REQUIRED", "A one-time code is required: send totpCode or recoveryCode"};
+}
 
 }  // namespace corebank::httpd::auth

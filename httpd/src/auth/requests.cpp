@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "api_error.hpp"
+#include "auth/mfa_handlers.hpp"
 #include "auth/password_quality.hpp"
 #include "core/base64url.hpp"
 #include "core/limits.hpp"
@@ -107,6 +108,7 @@ LoginRequest parse_login(const std::string& text) {
     LoginRequest r;
     r.client_id = body.text("clientId", client_id_rule);
     r.channel = body.text("channel", channel_rule);
+    read_login_second_factor(body, r.totp_code, r.recovery_code);
     if (!email && !phone && !body.has_problem("email") && !body.has_problem("phone")) throw bad_request(either_message);
     // With both sent, the email resolves the account and the phone is ignored, even if malformed.
     if (email) {
@@ -125,6 +127,8 @@ LoginRequest parse_login(const std::string& text) {
         again.text("password", any_password_rule);
         again.text("clientId", client_id_rule);
         again.text("channel", channel_rule);
+        std::optional<std::string> totp_code, recovery_code;
+        read_login_second_factor(again, totp_code, recovery_code);
         again.finish();
     }
     r.password = *password;

@@ -21,6 +21,8 @@ struct LoginRequest {
     std::string identifier;
     std::string password;
     std::optional<std::string> client_id, channel;
+    // The second factor, at most one (auth/mfa_handlers.hpp).
+    std::optional<std::string> totp_code, recovery_code;
 };
 
 struct PasswordChangeRequest { std::string current_password, new_password; };

@@ -5,6 +5,7 @@
 #include "auth/requests.hpp"
 #include "banking/context.hpp"
 #include "banking/rate_flusher.hpp"
+#include "banking/staff_mfa.hpp"
 #include "banking/statements.hpp"
 #include "clock.hpp"
 #include "core/crypto.hpp"
@@ -38,10 +39,12 @@ ApiError core_unauthorized(const std::string& message) {
 struct StaffToken {
     std::optional<VerifiedToken> verified;
     std::optional<ApiError> error;
+    const std::vector<std::string>* mfa_roles = nullptr;  // the configuration's staff_mfa_roles
 };
 
 StaffToken verify_staff_token(const Context& context, const HttpRequest& request, Db& db, const OperationRule& rule) {
     StaffToken staff;
+    staff.mfa_roles = &context.config.staff_mfa_roles;
     if (rule.actor == ActorRule::none) return staff;
     const auto header = request.header("authorization");
     if (!header) {
@@ -104,7 +107,13 @@ Caller judge(const KeyAnswer& key, const StaffToken& staff, const nlohmann::json
     if (!scope_allows(caller.key_scopes, rule.scope))
         throw ApiError{403, "FORBIDDEN", std::string("This API key lacks the '") + scope_name(rule.scope) + "' scope"};
     if (staff.error) throw *staff.error;
-    if (staff.verified) authorize_actor(staff_state, *staff.verified, rule, caller);
+    if (staff.verified) {
+        authorize_actor(staff_state, *staff.verified, rule, caller);
+        // The roles the member acts with, if any is in staff_mfa_roles, need
+        // a token issued after a second factor (docs/identity.md).
+        if (auto refusal = second_factor_refusal(caller.actor_roles, staff.verified->claims, *staff.mfa_roles))
+            throw *refusal;
+    }
     return caller;
 }
 

@@ -14,8 +14,10 @@
 
 namespace corebank::httpd::core_banking {
 
-// 403 FORBIDDEN when the claims' roles include one of `mfa_roles` and their
-// amr lacks "mfa" (a missing or malformed amr lacks it); else nullopt.
-std::optional<ApiError> second_factor_refusal(const nlohmann::json& claims, const std::vector<std::string>& mfa_roles);
+// 403 FORBIDDEN when `roles` (those the staff member acts with) include one
+// of `mfa_roles` and the token's amr claim lacks "mfa" (a missing or
+// malformed amr lacks it); else nullopt.
+std::optional<ApiError> second_factor_refusal(const std::vector<std::string>& roles, const nlohmann::json& claims,
+                                              const std::vector<std::string>& mfa_roles);
 
 }  // namespace corebank::httpd::core_banking
