@@ -168,13 +168,16 @@ class HttpClient:
             self._conn = None
 
     def request(self, method, path, *, json_body=_UNSET, body=None, form=None,
-                headers=None, token=None, basic=None, xff=None, content_type=None):
+                headers=None, token=None, basic=None, xff=None, content_type=None, check=True):
         """Send one request and return a Response.
 
         json_body: any JSON value (None sends `null`); body: raw str/bytes;
         form: dict sent as application/x-www-form-urlencoded; token: bearer
         token; basic: (user, password) for HTTP Basic; xff: X-Forwarded-For.
         """
+        check: validate a response of the identity or verification service
+        against its OpenAPI document (openapi_check); only the validator's own
+        fetch of the document and its own tests turn it off.
         send_headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
         if json_body is not _UNSET:
             body = json.dumps(json_body, ensure_ascii=False).encode("utf-8")
@@ -198,7 +201,11 @@ class HttpClient:
         send_headers.update(headers or {})
         if method in ("POST", "PUT", "PATCH") and body is None:
             send_headers.setdefault("Content-Length", "0")
-        return self._send(method, self.prefix + path, body, send_headers)
+        response = self._send(method, self.prefix + path, body, send_headers)
+        if check:
+            import openapi_check  # imports this module: imported on first use
+            openapi_check.check_response(self.host, self.port, method, path, response)
+        return response
 
     def _send(self, method, path, body, headers):
         reused = self.keepalive and self._conn is not None
