@@ -11,7 +11,7 @@
 -- one row written through the API in each table, then direct UPDATE, DELETE
 -- and TRUNCATE of each.
 BEGIN;
-SELECT plan(118);
+SELECT plan(126);
 \ir helpers/deposits.sql
 \ir helpers/identity.sql
 \ir helpers/events.sql
@@ -29,7 +29,7 @@ CREATE TEMP TABLE append_only (name text PRIMARY KEY);
 INSERT INTO append_only VALUES
     ('journal_entries'), ('transaction_lines_proposed'), ('auth_audit'), ('events'), ('verify_session_events'),
     ('customer_interactions'), ('kyc_checks'), ('kyc_reviews'), ('account_status_history'), ('exchange_rates'),
-    ('interest_accruals'), ('interest_accrual_journals'), ('data_migrations'), ('passbook_marks');
+    ('interest_accruals'), ('interest_accrual_journals'), ('data_migrations'), ('passbook_marks'), ('auth_kyc_tier_changes');
 
 -- The statement (as text) of each trigger of corebank.<table> that runs
 -- refuse_change, by timing and level: 'row' (BEFORE UPDATE OR DELETE, each
@@ -111,6 +111,11 @@ SELECT corebank.core_fx_rates_set('{"fromCurrency": "USD", "toCurrency": "ZWG", 
 SELECT pg_temp.today('2026-06-03');
 SELECT corebank.core_interest_run('2026-06-02', pg_temp.operator());
 SELECT pg_temp.register('append.only@example.com');
+-- A followed reset link makes the registered user (names Test User) BASIC: one tier change.
+INSERT INTO corebank.auth_reset_tokens (token_hash, user_id, expires_at)
+SELECT sha256('append-only-reset'), u.id, now() + interval '30 minutes' FROM corebank.auth_users u
+WHERE u.email = 'append.only@example.com';
+UPDATE corebank.auth_reset_tokens SET used_at = now() WHERE token_hash = sha256('append-only-reset');
 SELECT pg_temp.ingest('append-only-test', pg_temp.ev('ao-1', 'identity.registered',
                                                      '{"platform": "web", "userId": "append-only-u1"}'));
 SELECT pg_temp.vsession('liveness', 'append-only-token');

@@ -312,6 +312,39 @@ std::string kyc_verify_apply(const Change& change, const std::string& checker_id
                                               spi::Arg::text(checker_id), spi::Arg::text(change.id)});
 }
 
+/*---- identity.kyc_tier.set and customer.identity_user.link (issue 14, parts 4 and 5) ----*/
+
+// The rules live with the KYC tiers (sql/deposits/kyc_identity_*): ENHANCED
+// or a fall of an identity user's tier, approved by a compliance officer; a
+// core customer linked to its identity user.
+constexpr const char kyc_tier_validate_sql[] = "SELECT corebank_internal.kyc_identity_tier_validate($1, $2::jsonb)";
+
+constexpr const char kyc_tier_apply_sql[] =
+    "SELECT corebank_internal.kyc_identity_tier_apply($1, $2::jsonb, $3::uuid, $4::uuid)::text";
+
+constexpr const char kyc_link_validate_sql[] = "SELECT corebank_internal.kyc_identity_link_validate($1, $2::jsonb)";
+
+constexpr const char kyc_link_apply_sql[] =
+    "SELECT corebank_internal.kyc_identity_link_apply($1, $2::jsonb, $3::uuid, $4::uuid)::text";
+
+void kyc_tier_validate(Change& change) {
+    spi::execute(kyc_tier_validate_sql, {spi::Arg::text(change.entity_id), spi::Arg::text(change.payload_json)});
+}
+
+std::string kyc_tier_apply(const Change& change, const std::string& checker_id) {
+    return single_text(kyc_tier_apply_sql, {spi::Arg::text(change.entity_id), spi::Arg::text(change.payload_json),
+                                            spi::Arg::text(checker_id), spi::Arg::text(change.id)});
+}
+
+void kyc_link_validate(Change& change) {
+    spi::execute(kyc_link_validate_sql, {spi::Arg::text(change.entity_id), spi::Arg::text(change.payload_json)});
+}
+
+std::string kyc_link_apply(const Change& change, const std::string& checker_id) {
+    return single_text(kyc_link_apply_sql, {spi::Arg::text(change.entity_id), spi::Arg::text(change.payload_json),
+                                            spi::Arg::text(checker_id), spi::Arg::text(change.id)});
+}
+
 /*---- the dispatch table ----*/
 
 struct Operation {
@@ -321,13 +354,15 @@ struct Operation {
     std::string (*apply)(const Change& change, const std::string& checker);  // when approved; the result JSON
 };
 
-constexpr std::array<Operation, 6> operations = {{
+constexpr std::array<Operation, 8> operations = {{
     {"transaction.release", "transaction", release_validate, release_apply},
     {"transaction.reverse", "transaction", reverse_validate, reverse_apply},
     {"period.close", "period", close_validate, close_apply},
     {"period.reopen", "period", reopen_validate, reopen_apply},
     {"branch_scoping.update", "platform", branch_scoping_validate, branch_scoping_apply},
     {"kyc.document.verify", "kyc_document", kyc_verify_validate, kyc_verify_apply},
+    {"identity.kyc_tier.set", "identity_user", kyc_tier_validate, kyc_tier_apply},
+    {"customer.identity_user.link", "customer", kyc_link_validate, kyc_link_apply},
 }};
 
 const Operation* find_operation(std::string_view name) {

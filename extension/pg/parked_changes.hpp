@@ -11,6 +11,9 @@
 //   branch_scoping.update  a configuration change, {enabled: bool}; true is refused
 //                          (CB422) until branch scoping is enforced
 //   kyc.document.verify    record a KYC document's decision (issue 4)
+//   identity.kyc_tier.set  ENHANCED or a fall of an identity user's KYC tier,
+//                          approved by a compliance officer (issue 14)
+//   customer.identity_user.link  a core customer linked to its identity user (issue 14)
 //
 // Decisions, in this order: unknown id CB404; not PENDING CB409; past
 // expires_at CB422 "the change has lapsed" (readers already see it LAPSED;

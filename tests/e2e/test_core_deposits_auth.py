@@ -54,9 +54,9 @@ class DepositsAuthorisationTest(D.DepositsBase):
         cls.policy = policy()
 
     def test_every_route_is_covered(self):
-        """The document lists the issue's 63 operations, plus issue 7's batch of transfers, and each names a
-        policy operation."""
-        self.assertEqual(len(self.ops), 64)
+        """The document lists the issue's 63 operations, plus issue 7's batch of transfers and issue 14's
+        identity-user link, and each names a policy operation."""
+        self.assertEqual(len(self.ops), 65)
         for method, path, name, op in self.ops:
             self.assertIn(name, self.policy, f"{method} {path}")
             rule = self.policy[name]

@@ -123,9 +123,16 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(cb.jwt_claims(body["accessToken"])["aud"], cb.DEFAULT_AUDIENCE)
 
     def test_refresh_reflects_current_account_state(self):
-        """A refreshed token describes the account as it is now (kyc tier changed meanwhile)."""
-        user = cb.new_user(self.api)
-        cb.db().execute("UPDATE corebank.auth_users SET kyc_tier = 'BASIC' WHERE id = %s", (user.id,))
+        """A refreshed token describes the account as it is now (kyc tier changed meanwhile).
+
+        The tier moves only with its evidence (docs/identity.md, "KYC tiers"): a followed reset link
+        makes a user with both names BASIC, in the reset's transaction."""
+        user = cb.new_user(self.api, firstName="Ada", lastName="Lovelace")
+        cb.db().execute("INSERT INTO corebank.auth_reset_tokens (token_hash, user_id, expires_at) "
+                        "VALUES (sha256(convert_to(%s::text, 'UTF8')), %s, now() + interval '30 minutes')",
+                        (user.id, user.id))
+        cb.db().execute("UPDATE corebank.auth_reset_tokens SET used_at = now() "
+                        "WHERE token_hash = sha256(convert_to(%s::text, 'UTF8'))", (user.id,))
         body = self.refresh_ok(user.refresh)
         self.assertEqual(body["user"]["kycTier"], "BASIC")
         self.assertEqual(cb.jwt_claims(body["accessToken"])["kyc_tier"], "BASIC")

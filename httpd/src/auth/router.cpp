@@ -1,6 +1,7 @@
 // router.cpp: every route of the identity service in one place.
 #include "auth/account_handlers.hpp"
 #include "auth/context.hpp"
+#include "auth/kyc_handlers.hpp"
 #include "auth/mfa_handlers.hpp"
 
 namespace corebank::httpd::auth {
@@ -48,6 +49,8 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("GET", "/auth/me", handle_me, c));
     r.add(worker("GET", "/auth/sessions", handle_sessions, c));
     r.add(worker("DELETE", "/auth/sessions/:id", handle_session_revoke, c));
+    r.add(worker("GET", "/auth/kyc", handle_kyc_get, c));
+    r.add(worker("POST", "/auth/kyc/sessions", handle_kyc_session_start, c));
     r.add(worker("GET", "/auth/mfa", handle_mfa_state, c));
     r.add(worker("POST", "/auth/mfa/totp", handle_mfa_totp_begin, c));
     r.add(worker("DELETE", "/auth/mfa/totp", handle_mfa_totp_disable, c));

@@ -1,5 +1,6 @@
 // router.cpp: every route of the core-banking service in one place.
 #include "banking/deposits/handlers.hpp"
+#include "banking/deposits/kyc_identity_handlers.hpp"
 #include "banking/handlers.hpp"
 #include "banking/ledger/handlers.hpp"
 #include "banking/operations/handlers.hpp"
@@ -55,6 +56,9 @@ void add_deposit_routes(Router& r, const std::shared_ptr<const Context>& c) {
     r.add(worker("POST", "/v1/customers/:id/kyc/checks", customer_kyc_checks_run, c));
     r.add(worker("GET", "/v1/kyc/reviews/due", kyc_reviews_due, c));
     r.add(worker("POST", "/v1/kyc/documents/:id/verify", kyc_document_verify, c));
+    // KYC tiers of identity users (issue 14): both parked.
+    r.add(worker("PUT", "/v1/customers/:id/identity-user", customer_identity_user_link, c));
+    r.add(worker("POST", "/v1/identity-users/:id/kyc-tier", identity_user_kyc_tier_request, c));
     // deposit products and accounts
     r.add(worker("GET", "/v1/deposit-products", deposit_products_list, c));
     r.add(worker("GET", "/v1/deposit-products/:id", deposit_product_get, c));
