@@ -134,6 +134,36 @@ class SystemdUnitsTest(unittest.TestCase):
         self.assertLessEqual(float(score.group(1)), MAX_EXPOSURE, out[-3000:])
         self.assertEqual(rc, 0, out[-500:])
 
+    def test_5_cluster_settings_match_the_embedded_cluster(self):
+        """postgresql-corebank.conf: pgaudit as ./corebank loads it, a root key outside Debian's data directory."""
+        conf = {}
+        with open(os.path.join(UNITS, "postgresql-corebank.conf")) as f:
+            for line in f:
+                line = line.split("#", 1)[0].strip()   # no value holds a '#'
+                if line:
+                    key, _, value = line.partition("=")
+                    conf[key.strip()] = value.strip().strip("'")
+        with open(os.path.join(ROOT, "corebank")) as f:
+            script = f.read()
+        audit = re.search(r'^readonly PG_AUDIT_SETTINGS="(.*?)"$', script, re.M | re.S)
+        self.assertIsNotNone(audit, "PG_AUDIT_SETTINGS not found in ./corebank")
+        embedded = {key: value.strip("'") for key, value in
+                    re.findall(r"-c ([a-z_.]+)=('[^']*'|\S+)", audit.group(1).replace("\\\n", " "))}
+        self.assertTrue(embedded, audit.group(1))
+        for key, value in embedded.items():
+            self.assertEqual(conf.get(key), value, f"{key}: the embedded cluster has {value!r}")
+        key_file = conf.get("corebank.root_key_file", "")
+        self.assertTrue(key_file.startswith("/"), "the root key file is an absolute path")
+        self.assertFalse(os.path.normpath(key_file).startswith("/var/lib/postgresql/15/main/"),
+                         "the root key file lies outside the data directory")
+        # The README creates that file as the server's user, 0600, and installs the settings.
+        with open(os.path.join(UNITS, "README.md")) as f:
+            readme = f.read()
+        self.assertIn(f"runuser -u postgres -- sh -c 'umask 077 && openssl rand -out {key_file} 32'", readme)
+        self.assertIn("deploy/systemd/postgresql-corebank.conf /etc/postgresql/15/main/conf.d/corebank.conf", readme)
+        self.assertIn("corebankd settings apply", readme)
+        self.assertIn("CREATE EXTENSION pgaudit", readme)
+
 
 if __name__ == "__main__":
     unittest.main()
