@@ -83,7 +83,8 @@ SESSION_FIELDS = {"id", "current", "channel", "ip", "userAgent", "audience",
                   "createdAt", "lastUsedAt", "expiresAt"}
 USER_CLAIMS = {"sub", "iss", "aud", "iat", "exp", "jti", "roles", "scopes", "kyc_tier", "amr"}
 CLIENT_CLAIMS = {"sub", "iss", "iat", "exp", "jti", "token_type", "client_id", "scopes"}
-CLIENT_TOKEN_FIELDS = {"accessToken", "tokenType", "expiresIn", "scope"}
+# The spec's fields and RFC 6749 section 5.1's beside them (docs/identity.md, "OAuth clients").
+CLIENT_TOKEN_FIELDS = {"accessToken", "tokenType", "expiresIn", "access_token", "token_type", "expires_in", "scope"}
 
 
 def require_identity_service():

@@ -96,6 +96,9 @@ HttpResponse handle_openid_configuration(const Context& context, const HttpReque
                                   // in and refresh through /auth/login and /auth/token/refresh instead.
                                   {"grant_types_supported", {"client_credentials"}},
                                   {"token_endpoint_auth_methods_supported", {"client_secret_basic", "client_secret_post"}},
+                                  // RFC 8414: introspection authenticates clients as the token endpoint does.
+                                  {"introspection_endpoint_auth_methods_supported",
+                                   {"client_secret_basic", "client_secret_post"}},
                                   {"id_token_signing_alg_values_supported", {"RS256"}},
                                   {"response_types_supported", nlohmann::json::array()},
                                   {"subject_types_supported", {"public"}},

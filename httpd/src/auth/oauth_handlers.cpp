@@ -126,10 +126,20 @@ HttpResponse handle_oauth_token(const Context&, const HttpRequest& request, Db& 
     const std::vector<std::string> scopes = split_scopes(form.get("scope").value_or(""));
     const std::string client_id = json_string(authenticate_client(request, form, db), "clientId");
     const auto token = parse_db_json(db.exec(sql::client_token, {client_id, text_array_param(scopes)}).scalar());
-    return json_response(200, nlohmann::json{{"accessToken", token.at("accessToken")},
-                                             {"tokenType", "Bearer"},
-                                             {"expiresIn", token.at("expiresIn")},
-                                             {"scope", token.at("scope")}});
+    // The spec's camelCase fields, and RFC 6749 section 5.1's beside them
+    // (the RFC allows more members), so that both the spec's clients and
+    // standard OAuth libraries read the answer (issue 14, part 6).
+    HttpResponse response = json_response(200, nlohmann::json{{"accessToken", token.at("accessToken")},
+                                                              {"tokenType", "Bearer"},
+                                                              {"expiresIn", token.at("expiresIn")},
+                                                              {"access_token", token.at("accessToken")},
+                                                              {"token_type", "Bearer"},
+                                                              {"expires_in", token.at("expiresIn")},
+                                                              {"scope", token.at("scope")}});
+    // RFC 6749 section 5.1: a token answer is never cached.
+    response.headers.emplace_back("Cache-Control", "no-store");
+    response.headers.emplace_back("Pragma", "no-cache");
+    return response;
 }
 
 HttpResponse handle_introspect(const Context& context, const HttpRequest& request, Db& db) {
