@@ -83,7 +83,7 @@ class DepositsAuthorisationTest(D.DepositsBase):
                                     token=self.admin)
             self.assert_error(resp, 403, "FORBIDDEN", "scope")
             checked += 1
-        self.assertEqual(checked, 39)
+        self.assertEqual(checked, 40)  # 39 of issues 4 and 7, and issue 14's identity-user link
 
     def test_staff_token_required_and_roles_checked(self):
         """Operations recording a person: no token 401; an auditor's token 403; jobs run without a token."""
