@@ -26,7 +26,8 @@ SELECT tables_are('corebank', ARRAY[
     'verify_sessions', 'verify_consents', 'verify_captures', 'verify_session_events', 'verify_idempotency_keys',
     'verify_webhook_endpoints', 'verify_webhook_events', 'verify_webhook_deliveries',
     'data_migrations', 'banks',
-    'eod_job_kinds', 'eod_runner', 'eod_jobs', 'eod_job_units'],
+    'eod_job_kinds', 'eod_runner', 'eod_jobs', 'eod_job_units',
+    'staff_permissions', 'staff_roles', 'staff_role_permissions', 'staff_audit'],
     'corebank holds exactly the identity, ledger and event tables of the contracts');
 
 SELECT col_is_pk('corebank', 'auth_users', 'id', 'auth_users: id is the primary key');
@@ -274,7 +275,9 @@ SELECT set_eq(
       'corebank.verify_webhook_endpoints_list()',
       'corebank.verify_webhook_endpoint_disable(uuid)',
       'corebank.verify_webhook_claim(integer,integer)',
-      'corebank.verify_webhook_done(uuid,boolean,integer,text,integer,integer,integer)'],
+      'corebank.verify_webhook_done(uuid,boolean,integer,text,integer,integer,integer)'',
+      'corebank.core_staff_permissions_list()', 'corebank.core_staff_roles_list()',
+      'corebank.core_staff_role_create(jsonb,uuid)', 'corebank.core_staff_role_update(text,jsonb,uuid)'],
     'corebank_app can execute exactly the API functions');
 
 SELECT is((SELECT count(*) FROM pg_proc p

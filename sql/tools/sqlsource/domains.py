@@ -15,7 +15,7 @@ A new object that none of these place is refused: name its domain with
 `split --domain NAME=DOMAIN`, or add a prefix here.
 """
 
-DOMAINS = ("auth", "ledger", "deposits", "events", "verify", "platform", "operations")
+DOMAINS = ("auth", "ledger", "deposits", "events", "verify", "platform", "operations", "staff")
 
 SHARED = frozenset({
     "fail", "refuse_change", "amount_minor", "policy_load", "role_scopes", "iso_utc", "amount_text", "require_actor",
@@ -54,6 +54,8 @@ PREFIXES = (
     ("core_maintenance", "ledger"),
     ("eod_", "operations"),
     ("core_jobs", "operations"),
+    ("staff_", "staff"),
+    ("core_staff_", "staff"),
     ("core_customers_", "deposits"),
     ("customer_", "deposits"),
     ("kyc_", "deposits"),
