@@ -21,7 +21,7 @@ SELECT is(corebank.auth_login_begin('email', 'rate@example.com', NULL) ->> 'outc
 FROM generate_series(1, 3) AS n;
 SELECT is(corebank.auth_login_begin('email', 'RATE@example.com ', NULL), '{"outcome": "rate_limited"}'::jsonb,
           'the 4th attempt for the same (normalised) email is rate limited');
-SELECT is(corebank.auth_login_begin('email', 'nobody@example.com', NULL), '{"outcome": "unknown"}'::jsonb,
+SELECT is(corebank.auth_login_begin('email', 'nobody@example.com', NULL) ->> 'outcome', 'unknown',
           'another identifier has its own budget');
 SELECT is((SELECT hits FROM corebank.auth_rate_counters WHERE bucket = 'login' AND key = 'email:rate@example.com'),
           4, 'the counter records every attempt, the refused one included');
