@@ -10,6 +10,10 @@ DECLARE
     linked uuid := (payload ->> 'userId')::uuid;
     earned uuid;
 BEGIN
+    -- The user's row first, as a tier move takes it: a link approved while
+    -- the user's session is decided waits for it (or it for the link), so
+    -- one of the two always sees the other and writes the check.
+    PERFORM FROM corebank.auth_users u WHERE u.id = linked FOR UPDATE;
     PERFORM corebank_internal.kyc_identity_link_validate(entity_id, payload);
     UPDATE corebank.customers c SET auth_user_id = linked, updated_at = now() WHERE c.id = entity_id::uuid;
     SELECT (x.evidence ->> 'sessionId')::uuid INTO earned FROM corebank.auth_kyc_tier_changes x
