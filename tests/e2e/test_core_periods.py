@@ -162,7 +162,7 @@ class PeriodRulesTest(PeriodTestBase):
             with self.subTest(roles=staff.roles):
                 err = cb.assert_error(self.api.post(f"/v1/periods/{self.month}/close", token=staff),
                                       403, "FORBIDDEN")
-                self.assertIn("branch_manager", err["message"])
+                self.assertIn("period.close:make", err["message"])
         self.assertEqual(C.count("parked_changes"), before)
 
     def test_read_key_cannot_close(self):

@@ -61,15 +61,21 @@ TEST(OperationPolicy, ShippedFileCoversEveryRoute) {
                            "periods.reopen", "api_keys.list", "api_keys.create", "api_keys.revoke"})
         EXPECT_TRUE(policy.has(op)) << op;
     EXPECT_EQ(policy.rule("approvals.approve").actor, banking::ActorRule::required);
-    EXPECT_EQ(policy.rule("approvals.approve").roles.count("supervisor"), 1u);
-    EXPECT_EQ(policy.rule("approvals.approve").roles.count("teller"), 0u);
+    // The approvals' permission is the parked change's check permission, judged by the database.
+    EXPECT_EQ(policy.rule("approvals.approve").permission, "");
+    EXPECT_EQ(policy.rule("approvals.reject").permission, "");
+    EXPECT_EQ(policy.rule("transactions.capture").permission, "transaction.release:make");
+    EXPECT_EQ(policy.rule("transactions.post").permission, "transactions.post");
     EXPECT_THROW(policy.rule("no.such.operation"), std::logic_error);
 }
 
-// Goal: a policy that requires a person but names no role is refused at start.
-TEST(OperationPolicy, RefusesRequiredActorWithoutRoles) {
-    const json bad = {{"operations", {{"x", {{"scope", "read"}, {"actor", "required"}}}}}};
+// Goal: a policy naming roles is refused at start: which roles may act is
+// the database's alone (corebank.staff_role_permissions), one source of truth.
+TEST(OperationPolicy, RefusesRoleLists) {
+    const json bad = {{"operations", {{"x", {{"scope", "read"}, {"actor", "required"}, {"roles", {"admin"}}}}}}};
     EXPECT_THROW(banking::OperationPolicy::from_json(bad), std::runtime_error);
+    const json empty_permission = {{"operations", {{"x", {{"scope", "read"}, {"actor", "required"}, {"permission", ""}}}}}};
+    EXPECT_THROW(banking::OperationPolicy::from_json(empty_permission), std::runtime_error);
     const json unknown_scope = {{"operations", {{"x", {{"scope", "root"}, {"actor", "none"}}}}}};
     EXPECT_THROW(banking::OperationPolicy::from_json(unknown_scope), std::runtime_error);
 }

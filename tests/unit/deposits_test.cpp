@@ -79,13 +79,11 @@ TEST(DepositsPolicy, ShippedFileCoversEveryDepositsOperation) {
     const auto& deposit = policy.rule("money.deposit");
     EXPECT_EQ(deposit.scope, banking::KeyScope::write);
     EXPECT_EQ(deposit.actor, banking::ActorRule::required);
-    EXPECT_EQ(deposit.roles.count("teller"), 1u);
-    EXPECT_EQ(deposit.roles.count("auditor"), 0u);
+    EXPECT_EQ(deposit.permission, "money.deposit");
     EXPECT_EQ(policy.rule("standing_orders.execute").scope, banking::KeyScope::admin);
     EXPECT_EQ(policy.rule("standing_orders.execute").actor, banking::ActorRule::optional);
     EXPECT_EQ(policy.rule("accounts.get").actor, banking::ActorRule::none);
-    EXPECT_EQ(policy.rule("kyc.risk.update").roles.count("teller"), 0u);
-    EXPECT_EQ(policy.rule("kyc.risk.update").roles.count("compliance_officer"), 1u);
+    EXPECT_EQ(policy.rule("kyc.documents.verify").permission, "kyc.document.verify:make");
 }
 
 // ---------------------------------------------------------------- customers

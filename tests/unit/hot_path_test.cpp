@@ -110,8 +110,8 @@ TEST(HotPath, PayloadsEvictTheirEntries) {
     hot.listening();
     hot.keys.put("hash1", cb::CachedKey{"id1", {"read"}, 10}, {"api_key:id1"}, hot.keys.generation());
     hot.keys.put("hash2", cb::CachedKey{"id2", {"read"}, 10}, {"api_key:id2"}, hot.keys.generation());
-    hot.staff.put("jti1", cb::CachedStaff{"u1", "s1", ""}, {"session:s1", "user:u1"}, hot.staff.generation());
-    hot.staff.put("jti2", cb::CachedStaff{"u2", "s2", "c"}, {"session:s2", "user:u2", "client:c"},
+    hot.staff.put("jti1", cb::CachedStaff{"u1", "s1", "", {}, {}}, {"session:s1", "user:u1"}, hot.staff.generation());
+    hot.staff.put("jti2", cb::CachedStaff{"u2", "s2", "c", {}, {}}, {"session:s2", "user:u2", "client:c"},
                   hot.staff.generation());
     EXPECT_EQ(hot.apply_event("api_key:id1"), 1u);
     EXPECT_FALSE(hot.keys.get("hash1").has_value());
@@ -127,7 +127,7 @@ TEST(HotPath, AnUnknownPayloadEmptiesBothCaches) {
     cb::HotPath hot(2000, clock.clock());
     hot.listening();
     hot.keys.put("hash1", cb::CachedKey{"id1", {"read"}, 10}, {"api_key:id1"}, hot.keys.generation());
-    hot.staff.put("jti1", cb::CachedStaff{"u1", "s1", ""}, {"session:s1"}, hot.staff.generation());
+    hot.staff.put("jti1", cb::CachedStaff{"u1", "s1", "", {}, {}}, {"session:s1"}, hot.staff.generation());
     hot.apply_event("something-new:42");
     EXPECT_FALSE(hot.keys.get("hash1").has_value());
     EXPECT_FALSE(hot.staff.get("jti1").has_value());

@@ -1,4 +1,5 @@
 // auth.cpp: the core-banking authentication filter.
+#include <algorithm>
 #include <cassert>
 
 #include "api_error.hpp"
@@ -66,25 +67,32 @@ StaffToken verify_staff_token(const Context& context, const HttpRequest& request
     return staff;
 }
 
-// The staff member's revocation state (from the database) and role.
+std::vector<std::string> strings_of(const nlohmann::json& state, const char* member) {
+    std::vector<std::string> values;
+    if (state.contains(member) && state[member].is_array())
+        for (const auto& v : state[member])
+            if (v.is_string()) values.push_back(v.get<std::string>());
+    return values;
+}
+
+// The staff member's revocation state and, read with it from the database
+// (corebank_internal.staff_session), the member's roles as they are now and
+// the permissions those roles hold: a role granted or withdrawn, or a role's
+// permissions amended, acts on the next request, not at the token's renewal.
+// The token's own roles claim is not read. An empty rule.permission is the
+// approvals' check permission, which the database judges.
 void authorize_actor(const nlohmann::json& state, const VerifiedToken& verified, const OperationRule& rule,
                      Caller& caller) {
     if (!(state.is_object() && state.contains("active") && state["active"] == true) ||
         json_string(state, "userId") != verified.subject)
         throw core_unauthorized("Staff access token has been revoked");
-    std::vector<std::string> roles;
-    if (verified.claims.contains("roles") && verified.claims["roles"].is_array())
-        for (const auto& r : verified.claims["roles"])
-            if (r.is_string()) roles.push_back(r.get<std::string>());
-    bool permitted = rule.roles.empty();
-    for (const auto& r : roles) permitted = permitted || rule.roles.count(r) > 0;
-    if (!permitted) {
-        std::string names;
-        for (const auto& r : rule.roles) names += (names.empty() ? "" : ", ") + r;
-        throw ApiError{403, "FORBIDDEN", "This operation needs a staff member with one of the roles: " + names};
-    }
+    const std::vector<std::string> permissions = strings_of(state, "permissions");
+    if (!rule.permission.empty() && std::find(permissions.begin(), permissions.end(), rule.permission) == permissions.end())
+        throw ApiError{403, "FORBIDDEN",
+                       "This operation needs a staff member whose roles hold the permission " + rule.permission +
+                           " (GET /v1/staff/roles lists the roles)"};
     caller.actor_id = verified.subject;
-    caller.actor_roles = std::move(roles);
+    caller.actor_roles = strings_of(state, "roles");
 }
 
 // The key's answer as the tier judges it, from either path.
@@ -140,7 +148,8 @@ Caller authorize_in_database(const std::string& key_hash, const StaffToken& staf
 }
 
 nlohmann::json staff_state_of(const CachedStaff& cached) {
-    return {{"active", true}, {"userId", cached.user_id}, {"sessionId", cached.session_id}, {"clientId", cached.client_id}};
+    return {{"active", true},           {"userId", cached.user_id},   {"sessionId", cached.session_id},
+            {"clientId", cached.client_id}, {"roles", cached.roles}, {"permissions", cached.permissions}};
 }
 
 // What the caches lack, in one round trip (core_authorize_lookup), stored
@@ -167,7 +176,8 @@ void fill_from_database(HotPath& hot_path, const std::string& key_hash, const St
     staff_state = found.contains("staff") ? found["staff"] : nlohmann::json();
     if (!(staff_state.is_object() && staff_state.contains("active") && staff_state["active"] == true)) return;
     session = CachedStaff{json_string(staff_state, "userId"), json_string(staff_state, "sessionId"),
-                          json_string(staff_state, "clientId")};
+                          json_string(staff_state, "clientId"), strings_of(staff_state, "roles"),
+                          strings_of(staff_state, "permissions")};
     std::vector<std::string> tags{"session:" + session->session_id, "user:" + session->user_id};
     if (!session->client_id.empty()) tags.push_back("client:" + session->client_id);
     hot_path.staff.put(staff.verified->jti, *session, std::move(tags), staff_generation);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "banking/auth_cache.hpp"
 #include "banking/rate_accounting.hpp"
@@ -25,11 +26,15 @@ struct CachedKey {
     std::int64_t rate_limit_per_minute = 0;
 };
 
-// A staff token's live session as auth_authenticate answered it (active).
+// A staff token's live session as auth_authenticate answered it (active),
+// with the user's roles and their permissions (staff_session); evicted when
+// the user's roles or any role's permissions change.
 struct CachedStaff {
     std::string user_id;
     std::string session_id;
     std::string client_id;
+    std::vector<std::string> roles;
+    std::vector<std::string> permissions;
 };
 
 class HotPath {

@@ -7,6 +7,8 @@ namespace corebank::httpd::core_banking {
 
 namespace {
 
+inline constexpr std::size_t permission_length_max = 100;
+
 KeyScope parse_scope(const std::string& text, const std::string& operation) {
     if (text == "read") return KeyScope::read;
     if (text == "write") return KeyScope::write;
@@ -32,14 +34,18 @@ OperationPolicy OperationPolicy::from_json(const nlohmann::json& document) {
         OperationRule rule;
         rule.scope = parse_scope(entry.value("scope", ""), name);
         rule.actor = parse_actor(entry.value("actor", ""), name);
-        if (entry.contains("roles")) {
-            for (const auto& role : entry["roles"]) {
-                if (!role.is_string()) throw std::runtime_error("policy: roles of " + name + " must be strings");
-                rule.roles.insert(role.get<std::string>());
-            }
+        // A role list here would be a second source of truth beside the database's.
+        if (entry.contains("roles"))
+            throw std::runtime_error("policy: operation " + name +
+                                     " names roles: which roles may act is the database's (GET /v1/staff/roles)");
+        rule.permission = name;
+        if (entry.contains("permission")) {
+            if (!entry["permission"].is_string() || entry["permission"].get<std::string>().empty() ||
+                entry["permission"].get<std::string>().size() > permission_length_max)
+                throw std::runtime_error("policy: permission of " + name + " must be a non-empty string");
+            rule.permission = entry["permission"].get<std::string>();
+            if (rule.permission == parked_check_permission) rule.permission.clear();
         }
-        if (rule.actor == ActorRule::required && rule.roles.empty())
-            throw std::runtime_error("policy: operation " + name + " requires an actor but names no roles");
         policy.rules_[name] = rule;
     }
     return policy;
