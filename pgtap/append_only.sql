@@ -11,7 +11,7 @@
 -- one row written through the API in each table, then direct UPDATE, DELETE
 -- and TRUNCATE of each.
 BEGIN;
-SELECT plan(134);
+SELECT plan(142);
 \ir helpers/deposits.sql
 \ir helpers/identity.sql
 \ir helpers/events.sql
@@ -30,6 +30,7 @@ INSERT INTO append_only VALUES
     ('journal_entries'), ('transaction_lines_proposed'), ('auth_audit'), ('events'), ('verify_session_events'),
     ('customer_interactions'), ('kyc_checks'), ('kyc_reviews'), ('account_status_history'), ('exchange_rates'),
     ('interest_accruals'), ('interest_accrual_journals'), ('data_migrations'), ('passbook_marks'), ('auth_kyc_tier_changes');
+INSERT INTO append_only VALUES ('verify_checks');
 INSERT INTO append_only VALUES ('staff_audit');
 
 -- The statement (as text) of each trigger of corebank.<table> that runs
@@ -120,6 +121,9 @@ UPDATE corebank.auth_reset_tokens SET used_at = now() WHERE token_hash = sha256(
 SELECT pg_temp.ingest('append-only-test', pg_temp.ev('ao-1', 'identity.registered',
                                                      '{"platform": "web", "userId": "append-only-u1"}'));
 SELECT pg_temp.vsession('liveness', 'append-only-token');
+SELECT corebank.verify_check_create(pg_temp.vkey(), 'append-only-check', pg_temp.h('append-only-check'),
+                                    gen_random_uuid(), 'document', NULL, '[{"kind": "document"}]', 'offline',
+                                    pg_temp.vchecks('document', ARRAY['pass']), NULL, NULL, NULL, NULL, NULL);
 SELECT corebank_internal.data_migration_record(9901, '9901_append_only_test.sql', repeat('a', 64));
 SELECT corebank.core_passbook_issue((SELECT id FROM acct), pg_temp.operator());
 SELECT corebank.core_staff_role_create('{"key": "append_only", "name": "Append-only test"}', pg_temp.operator());

@@ -55,6 +55,8 @@ SELECT set_eq(
       'corebank.verify_webhook_ping(uuid)',
       'corebank.verify_webhook_deliveries_page(uuid,integer,uuid)',
       'corebank.verify_webhook_delivery_retry(uuid,uuid)',
+      'corebank.verify_check_create(uuid,text,bytea,uuid,text,text,jsonb,text,jsonb,boolean,text,bytea,text,text)',
+      'corebank.verify_check_get(uuid)',
       'corebank.verify_webhook_endpoints_list()',
       'corebank.verify_webhook_endpoint_disable(uuid)',
       'corebank.verify_webhook_claim(integer,integer)',

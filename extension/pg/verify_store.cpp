@@ -54,6 +54,11 @@ constexpr const char store_hosted_response_sql[] =
     "SET response_status = $3, response = corebank_internal.verify_hosted_json($4), response_sealed = $5 "
     "WHERE k.scope = $1 AND k.idem_key = $2";
 
+constexpr const char store_check_response_sql[] =
+    "UPDATE corebank.verify_idempotency_keys k "
+    "SET response_status = $3, response = corebank_internal.verify_check_json($4), response_sealed = $5 "
+    "WHERE k.scope = $1 AND k.idem_key = $2";
+
 constexpr const char forget_key_sql[] =
     "DELETE FROM corebank.verify_idempotency_keys k "
     "WHERE k.scope = $1 AND k.idem_key = $2 AND k.response IS NULL";
@@ -197,7 +202,9 @@ void store_response(const IdempotencyKey& key, int status, ResponseShape shape, 
                     const std::optional<std::string>& client_token_sealed) {
     CB_CHECK(status >= 200 && status <= 299);
     const std::uint64_t rows = spi::execute(
-        shape == ResponseShape::session ? store_session_response_sql : store_hosted_response_sql,
+        shape == ResponseShape::session  ? store_session_response_sql
+        : shape == ResponseShape::hosted ? store_hosted_response_sql
+                                         : store_check_response_sql,
         {spi::Arg::uuid(key.scope), spi::Arg::text(key.key), spi::Arg::int4(status), spi::Arg::uuid(session_id),
          spi::Arg::bytea(client_token_sealed)});
     CB_CHECK(rows == 1);

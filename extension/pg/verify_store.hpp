@@ -61,10 +61,10 @@ struct IdempotencyKey {
 // first request is still running.
 bool claim(const IdempotencyKey& key);
 
-enum class ResponseShape { session, hosted };
+enum class ResponseShape { session, hosted, check };
 
 // Stores the response of the operation that claimed `key`: the session object
-// (or the hosted page's state) of `session_id` as it is now, with `status`
+// (or the hosted page's state, or a single check) of `session_id` as it is now, with `status`
 // and, for a create, the sealed client token.
 void store_response(const IdempotencyKey& key, int status, ResponseShape shape, const Uuid& session_id,
                     const std::optional<std::string>& client_token_sealed);

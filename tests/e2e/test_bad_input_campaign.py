@@ -133,13 +133,16 @@ def contexts():
                                  {}, {"bearerAuth": {"Authorization": "Bearer garbage"},
                                       "clientBasic": {"Authorization": cb.basic_auth("nobody", "wrong")}}))
 
-    verify_key = vs.api_key()
+    verify_key = vs.api_key(scopes=("sessions:read", "sessions:write", "webhooks:manage"))
     session = vs.create_session(vs.VerifyApi(verify_key), flow="liveness+facematch+document")
+    # A real endpoint id for the webhook-endpoint operations, disabled so that it receives nothing.
+    endpoint_id, _secret = vs.add_webhook(f"https://93.184.215.14/campaign-{cb.RUN_TAG}")
+    vs.disable_webhook(endpoint_id)
     doc, ops = served_document(cb.VERIFY_URL, "verify")
     out.append(mutations.Context(doc, ops, cb.VERIFY_URL,
                                  {"apiKey": {"Authorization": f"Bearer {verify_key}"},
                                   "clientToken": {"Authorization": f"Bearer {vs.token_of(session)}"}},
-                                 {("*", "session_id"): session["sessionId"]},
+                                 {("*", "session_id"): session["sessionId"], ("*", "endpoint_id"): endpoint_id},
                                  {"apiKey": {"Authorization": "Bearer vk_nope"},
                                   "clientToken": {"Authorization": "Bearer ct_nope"}}))
 

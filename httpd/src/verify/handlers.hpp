@@ -17,6 +17,12 @@ HttpResponse session_consent(const Context&, const HttpRequest&, Db&);
 HttpResponse session_report(const Context&, const HttpRequest&, Db&);
 HttpResponse sessions_search(const Context&, const HttpRequest&, Db&);
 
+// Single checks on the caller's own images (Bearer API key): check_handlers.cpp.
+HttpResponse check_liveness(const Context&, const HttpRequest&, Db&);
+HttpResponse check_document(const Context&, const HttpRequest&, Db&);
+HttpResponse check_facematch(const Context&, const HttpRequest&, Db&);
+HttpResponse check_get(const Context&, const HttpRequest&, Db&);
+
 // Webhook subscription management (Bearer API key, webhooks:manage):
 // webhook_endpoint_handlers.cpp.
 HttpResponse webhook_endpoints_list(const Context&, const HttpRequest&, Db&);

@@ -28,6 +28,11 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("POST", "/v1/sessions/:session_id/cancel", session_cancel, c));
     r.add(worker("POST", "/v1/sessions/:session_id/consent", session_consent, c));
     r.add(worker("GET", "/v1/sessions/:session_id/report", session_report, c));
+    // single checks on the caller's own images
+    r.add(worker("POST", "/v1/checks/liveness", check_liveness, c));
+    r.add(worker("POST", "/v1/checks/document", check_document, c));
+    r.add(worker("POST", "/v1/checks/facematch", check_facematch, c));
+    r.add(worker("GET", "/v1/checks/:check_id", check_get, c));
     // webhook subscription management: an API key with webhooks:manage
     r.add(worker("GET", "/v1/webhook-endpoints", webhook_endpoints_list, c));
     r.add(worker("POST", "/v1/webhook-endpoints", webhook_endpoint_create, c));

@@ -68,6 +68,13 @@ inline const Statement webhook_endpoints_list{"verify_webhook_endpoints_list",
                                               "SELECT corebank.verify_webhook_endpoints_list()::text", 0};
 inline const Statement webhook_endpoint_disable{
     "verify_webhook_endpoint_disable", "SELECT corebank.verify_webhook_endpoint_disable($1::uuid)::text", 1};
+// Single checks (check_handlers.cpp).
+inline const Statement check_create{
+    "verify_check_create",
+    "SELECT corebank.verify_check_create($1::uuid, $2, $3::bytea, $4::uuid, $5, $6, $7::jsonb, $8, $9::jsonb, $10::bool, "
+    "$11, $12::bytea, $13, $14)::text",
+    14};
+inline const Statement check_get{"verify_check_get", "SELECT corebank.verify_check_get($1::uuid)::text", 1};
 // Webhook management over HTTP (webhook_endpoint_handlers.cpp).
 inline const Statement webhook_endpoint_get{"verify_webhook_endpoint_get",
                                             "SELECT corebank.verify_webhook_endpoint_get($1::uuid)::text", 1};
