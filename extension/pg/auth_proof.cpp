@@ -4,8 +4,10 @@
 // "auth_unknown_salt") (core/seal.hpp): the root key is 32 random bytes no
 // session, dump or backup holds, so nobody outside the server can compute
 // the salt and tell it from a drawn one; the same identifier gets the same
-// salt, as an account's stored one stays. Without a root key the answer is
-// the root key's own F0000 error, as signing a login's token would be.
+// salt, as an account's stored one stays. The key is loaded for every
+// answer, an account's too: without a root key every begin fails alike
+// (F0000, the tier's 503, as signing a login's token would), so its absence
+// cannot tell unknown identifiers from accounts.
 #include "pg/auth_proof.hpp"
 
 #include "core/password_proof.hpp"
@@ -24,10 +26,10 @@ constexpr const char unknown_salt_purpose[] = "auth_unknown_salt";
 }  // namespace
 
 std::string params_json_for(const std::optional<std::string>& stored_hash, const std::string& identifier) {
+    const std::string key = core::seal::derive_key(root_key::load(), unknown_salt_purpose);
     if (stored_hash) {
         if (const auto parsed = proof::parse_phc(*stored_hash)) return proof::params_json(parsed->params);
     }
-    const std::string key = core::seal::derive_key(root_key::load(), unknown_salt_purpose);
     return proof::params_json(proof::unknown_params(key, identifier));
 }
 
