@@ -272,7 +272,10 @@ class HttpClient:
             except (http.client.RemoteDisconnected, ConnectionResetError,
                     http.client.IncompleteRead, BrokenPipeError):
                 return None
-            return Response(raw.status, raw.reason, raw.headers, data)
+            response = Response(raw.status, raw.reason, raw.headers, data)
+            import openapi_check  # as request() does: the answer must be one the document lists
+            openapi_check.check_response(self.host, self.port, method, path, response)
+            return response
         finally:
             sock.close()
 
