@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# pgtap/concurrency/kyc_link_race.sh: a core customer linked to an identity
+# user while that user's verification session is being decided gets the
+# session as its identity-document check, whichever commits first (issue 14,
+# part 5; docs/identity.md, "KYC tiers").
+#
+# Usage: kyc_link_race.sh CONNINFO [ignored...]
+#   CONNINFO  a libpq connection string to a THROWAWAY database where the
+#             corebank extension (1.8+) is installed; any role that may
+#             EXECUTE the corebank API (corebank_app, a superuser).
+#
+# Goal: the approval of customer.identity_user.link and the decision that
+# raises the user to STANDARD run in two transactions at once; each alone
+# would miss the other's uncommitted write (the link would see no STANDARD
+# yet, the decision no linked customer), so the customer's kyc_checks row
+# would never be written. Method: two sessions; in round A the link's
+# approval holds its transaction open while the session's decision is
+# submitted from the other session, then commits; round B the other way
+# round. After each, the customer must be kycStatus VERIFIED (it is only
+# with the session's check, as no document was verified) and the user
+# STANDARD. Fails if the second transaction does not wait for the first
+# (it would then not see it) or if either errors.
+# Exit status 0 when all hold; the last line is PASS or FAIL.
+set -euo pipefail
+
+CONNINFO=${1:?usage: $0 CONNINFO}
+
+PYTHON=python3
+python3 -c 'import psycopg2' 2>/dev/null || PYTHON=/usr/bin/python3
+exec "$PYTHON" - "$CONNINFO" <<'PY'
+import base64
+import hashlib
+import json
+import sys
+import threading
+import time
+import uuid
+
+import psycopg2
+
+CONNINFO = sys.argv[1]
+WAIT_S = 2.0          # the waiting side must still be waiting after this long
+failed = False
+
+
+def check(description, have, want):
+    global failed
+    if have == want:
+        print(f"ok      {description}")
+    else:
+        print(f"NOT OK  {description}: have {have!r}, want {want!r}")
+        failed = True
+
+
+def h(text):
+    return psycopg2.Binary(hashlib.sha256(text.encode()).digest())
+
+
+def sealed(text):
+    return psycopg2.Binary(b"\x01" + hashlib.sha256(text.encode()).digest())
+
+
+def phc(n):
+    raw = hashlib.sha256(f"kyc race {n}".encode()).digest()
+    return "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$" + base64.b64encode(raw).decode().rstrip("=")
+
+
+def connect():
+    conn = psycopg2.connect(CONNINFO)
+    conn.autocommit = True
+    return conn
+
+
+def one(conn, sql, args=()):
+    with conn.cursor() as cur:
+        cur.execute(sql, args)
+        return cur.fetchone()[0]
+
+
+def staff(conn, tag, role):
+    return one(conn, "SELECT corebank.auth_staff_create(%s, NULL, %s, 'Race', 'Staff', %s, NULL)::text",
+               (f"{tag}.{role}@race.example", phc(tag + role), [role]))
+
+
+def session_ready(conn, tag):
+    """A user with a started session, consented and captured, submitted: only the decision is left."""
+    block = one(conn, "SELECT corebank.auth_register(%s, NULL, %s, 'Rudo', 'Moyo', NULL, 'web', '10.0.0.1', 'race', %s)",
+                (f"{tag}@race.example", phc(tag), h("refresh-" + tag)))
+    user = block["user"]["id"]
+    token = "vct_race_" + tag
+    started = one(conn, "SELECT corebank.auth_kyc_session_start(%s, %s, %s, %s, NULL, %s, %s, 3600, 900)",
+                  (user, "kyc-" + tag, h("kyc.session"), str(uuid.uuid4()), h(token), sealed(token)))
+    session = started["body"]["sessionId"]
+    one(conn, "SELECT corebank.verify_hosted_consent(%s, %s, %s, %s, true, 'v1', %s, '10.0.0.1', 'race')",
+        (session, h(token), "consent-" + tag, h("consent"), h("text")))
+    for kind in ("selfie", "document"):
+        one(conn, "SELECT corebank.verify_hosted_capture(%s, %s, %s, %s, %s, %s, 'png', 640, 480, 12345, %s)",
+            (session, h(token), f"{kind}-{tag}", h(kind), kind, sealed(kind + tag), h(kind + tag)))
+    one(conn, "SELECT corebank.verify_hosted_submit_begin(%s, %s, %s, %s)",
+        (session, h(token), "submit-" + tag, h("submit")))
+    return user, session, token
+
+
+FINISH = ("SELECT corebank.verify_hosted_submit_finish(%s, %s, %s, 'offline', %s)")
+CHECKS = json.dumps([{"type": "liveness", "status": "pass", "score": 0.9},
+                     {"type": "facematch", "status": "pass", "similarity": 0.9},
+                     {"type": "document", "status": "pass", "score": 0.9}])
+
+
+def race(round_name, link_first):
+    setup = connect()
+    tag = f"{round_name.replace(' ', '-')}-{uuid.uuid4().hex[:8]}"
+    teller, supervisor = staff(setup, tag, "teller"), staff(setup, tag, "supervisor")
+    user, session, token = session_ready(setup, tag)
+    customer = one(setup, "SELECT corebank.core_customers_create(%s, %s) ->> 'id'",
+                   (json.dumps({"type": "INDIVIDUAL", "firstName": "Rudo", "lastName": "Moyo" + tag[-8:],
+                                "dateOfBirth": "1990-04-02", "nationalId": "N-" + tag}), teller))
+    change = one(setup, "SELECT corebank.core_customers_kyc_identity_link_request(%s, %s, %s) ->> 'id'",
+                 (customer, json.dumps({"userId": user}), teller))
+    link_sql, link_args = "SELECT corebank.core_approval_approve(%s, %s, NULL)", (change, supervisor)
+    finish_sql, finish_args = FINISH, (session, h(token), "submit-" + tag, CHECKS)
+    first_sql, first_args, second_sql, second_args = (
+        (link_sql, link_args, finish_sql, finish_args) if link_first else (finish_sql, finish_args, link_sql, link_args))
+
+    holder = psycopg2.connect(CONNINFO)
+    holder.autocommit = False
+    with holder.cursor() as cur:
+        cur.execute(first_sql, first_args)
+    outcome = {}
+
+    def second():
+        conn = connect()
+        try:
+            with conn.cursor() as cur:
+                cur.execute(second_sql, second_args)
+            outcome["done_at"] = time.monotonic()
+        except Exception as error:  # reported below as a failed check
+            outcome["error"] = repr(error)
+        finally:
+            conn.close()
+
+    worker = threading.Thread(target=second)
+    worker.start()
+    time.sleep(WAIT_S)
+    check(f"{round_name}: the second transaction waits for the first", "done_at" in outcome, False)
+    committed_at = time.monotonic()
+    holder.commit()
+    holder.close()
+    worker.join(30)
+    check(f"{round_name}: the second transaction finished without error", outcome.get("error"), None)
+    check(f"{round_name}: the second transaction finished after the first committed",
+          outcome.get("done_at", 0) >= committed_at, True)
+    check(f"{round_name}: the user is STANDARD",
+          one(setup, "SELECT corebank.auth_kyc_get(%s) ->> 'kycTier'", (user,)), "STANDARD")
+    check(f"{round_name}: the customer is VERIFIED by the session's check",
+          one(setup, "SELECT corebank.core_customers_get(%s) ->> 'kycStatus'", (customer,)), "VERIFIED")
+    setup.close()
+
+
+try:
+    race("link first", True)
+    race("decision first", False)
+except Exception as error:
+    print(f"NOT OK  the race could not run: {error!r}")
+    failed = True
+print("FAIL" if failed else "PASS")
+sys.exit(1 if failed else 0)
+PY
