@@ -27,7 +27,7 @@ SELECT tables_are('corebank', ARRAY[
     'verify_webhook_endpoints', 'verify_webhook_events', 'verify_webhook_deliveries', 'verify_checks',
     'data_migrations', 'banks',
     'eod_job_kinds', 'eod_runner', 'eod_jobs', 'eod_job_units',
-    'staff_permissions', 'staff_roles', 'staff_role_permissions', 'staff_audit'],
+    'staff_permissions', 'staff_roles', 'staff_role_permissions', 'staff_audit', 'staff_parked_operations'],
     'corebank holds exactly the identity, ledger and event tables of the contracts');
 
 SELECT col_is_pk('corebank', 'auth_users', 'id', 'auth_users: id is the primary key');

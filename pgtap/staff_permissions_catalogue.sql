@@ -15,7 +15,7 @@
 -- role holds only the check permission, and one who holds every other
 -- permission. Each rule is one assertion naming the operations that break it.
 BEGIN;
-SELECT plan(12);
+SELECT plan(14);
 
 CREATE TEMP TABLE catalogue AS
 SELECT DISTINCT parked_operation AS operation FROM corebank.staff_permissions WHERE parked_operation IS NOT NULL;
@@ -52,8 +52,11 @@ SELECT is((SELECT array_agg(p.key ORDER BY p.key) FROM corebank.staff_permission
           NULL, 'FINERACT-2455: a supervisor, not only an admin, can check every operation');
 SELECT throws_ok($$INSERT INTO corebank.parked_changes (operation, entity_type, entity_id, payload, summary, maker_id, expires_at)
                    VALUES ('payroll.run', 'platform', 'x', '{}', 's', '00000000-0000-4000-8000-000000000001', now() + interval '1 hour')$$,
-                 'P0001', 'parked operation payroll.run has no make and check permissions in corebank.staff_permissions',
-                 'FINERACT-2455: nothing is parked without both permissions, whoever writes');
+                 '23503', NULL, 'FINERACT-2455: nothing is parked without both permissions, whoever writes');
+SELECT throws_ok($$DELETE FROM corebank.staff_permissions WHERE key = 'period.close:check'$$, '23503', NULL,
+                 'FINERACT-2455: nor can a check permission be dropped while its operation exists');
+SELECT set_eq($$SELECT operation FROM corebank.staff_parked_operations$$, $$SELECT operation FROM catalogue$$,
+              'the catalogue is the table parked_changes names its operations from');
 
 -- People: a maker, a checker per operation whose one role holds only that
 -- operation's check permission, and a checker holding every permission but it.

@@ -69,6 +69,33 @@ class CatalogueTest(StaffRolesBase):
             self.assertEqual(p["access"], "read" if scope == "read" else "write", p)
         self.assertEqual(sorted(keys), [p["key"] for p in perms], "sorted by key")
 
+    def test_seeded_roles_are_the_documented_role_lists_of_every_operation(self):
+        """Each operation's x-required-roles (the role lists the policy file held before 1.8) are exactly
+        the seeded roles holding its permission; the approvals', those holding every check permission."""
+        ops = policy()
+        holders = {}
+        for role in C.ok(self.api.get("/v1/staff/roles")):
+            for permission in role["permissions"]:
+                holders.setdefault(permission, set()).add(role["key"])
+        checks = [p["key"] for p in C.ok(self.api.get("/v1/staff/permissions")) if p["verb"] == "check"]
+        compared = 0
+        for template, item in C.openapi().document["paths"].items():
+            for method, op in item.items():
+                if not isinstance(op, dict) or op.get("x-staff-actor") in (None, "none"):
+                    continue
+                name = op["x-corebank-operation"]
+                documented = set(op["x-required-roles"])
+                if op["x-staff-actor"] == "optional" and not documented:
+                    continue  # no role list before: any staff member; the key's scope is the gate
+                permission = ops[name].get("permission", name)
+                if permission == "<operation>:check":
+                    for check in checks:
+                        self.assertEqual(holders.get(check, set()), documented, f"{name}: {check}")
+                else:
+                    self.assertEqual(holders.get(permission, set()), documented, f"{name}: {permission}")
+                compared += 1
+        self.assertGreaterEqual(compared, 50)  # 59 when written: every staff operation of issues 3, 4, 7, 13, 14, 15
+
     def test_seven_roles_are_seeded(self):
         """teller, supervisor, branch_manager, compliance_officer, auditor (read-only), admin, agent."""
         roles = {r["key"]: r for r in C.ok(self.api.get("/v1/staff/roles"))}
