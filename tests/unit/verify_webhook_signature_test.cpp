@@ -106,6 +106,19 @@ TEST(WebhookSignature, AcceptsWhenOneOfSeveralSignaturesMatches) {
         << "spaces around items are tolerated";
 }
 
+// A rotation's overlap: one header, the new secret's v1 first, the old one's
+// second; each secret verifies on its own, a third does not.
+TEST(WebhookSignature, OverlapHeaderCarriesBothSecretsNewFirst) {
+    const std::string previous = "whsec_oldoldoldoldoldoldoldoldoldoldoldoldold";
+    const std::string header = webhook_signature_header(secret, previous, signed_at, body);
+    const std::string t = std::to_string(signed_at);
+    EXPECT_EQ(header, "t=" + t + ",v1=" + corebank::core::hex_encode(corebank::core::hmac_sha256(secret, t + "." + body)) +
+                          ",v1=" + corebank::core::hex_encode(corebank::core::hmac_sha256(previous, t + "." + body)));
+    EXPECT_EQ(verify_webhook_signature(secret, header, body, signed_at), SignatureCheck::valid);
+    EXPECT_EQ(verify_webhook_signature(previous, header, body, signed_at), SignatureCheck::valid);
+    EXPECT_EQ(verify_webhook_signature("whsec_another", header, body, signed_at), SignatureCheck::mismatch);
+}
+
 TEST(WebhookSignature, RefusesMalformedHeaders) {
     const std::string v1 = webhook_signature_header(secret, signed_at, body).substr(13);
     for (const std::string& header :
