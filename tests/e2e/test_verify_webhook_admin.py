@@ -278,6 +278,22 @@ class IsolatedTierTest(unittest.TestCase):
         bodies = {r["body"] for r in self.pings(receiver, endpoint_id, 3)}
         self.assertEqual(len(bodies), 1, "every attempt sends the same body")
 
+    def test_the_cli_registers_through_the_same_function(self):
+        """`webhook-add --description` makes an endpoint the API reads; a URL the API refuses the CLI refuses alike."""
+        url = f"http://127.0.0.1:9/cli-{cb.RUN_TAG}"
+        secret = self.tier.cli("webhook-add", "--url", url, "--description", "added by the CLI")
+        self.assertRegex(secret, SECRET)
+        listed = self.admin.get("/v1/webhook-endpoints?limit=100").json["data"]
+        mine = [e for e in listed if e["url"] == url]
+        self.assertEqual([(e["description"], e["status"]) for e in mine], [("added by the CLI", "active")])
+        before = self.counts()
+        with self.assertRaises(AssertionError) as refused:
+            self.tier.cli("webhook-add", "--url", "ftp://x.example.com/hook")
+        self.assertIn("url: must be an absolute http or https URL of at most 2048 characters", str(refused.exception))
+        cb.assert_error(self.admin.post("/v1/webhook-endpoints", {"url": "ftp://x.example.com/hook"}), 400,
+                        "VALIDATION_ERROR", "url: must be an absolute http or https URL of at most 2048 characters")
+        self.assertEqual(self.counts(), before)
+
     def test_pages_newest_first(self):
         """limit and startingAfter walk the list without gaps or repeats."""
         made = [self.create(f"http://127.0.0.1:9/page-{i}-{cb.RUN_TAG}")["id"] for i in range(3)]
