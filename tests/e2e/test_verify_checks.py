@@ -139,6 +139,9 @@ class ChecksTest(unittest.TestCase):
                  "UNPROCESSABLE", "consent: the user's consent must be granted before a biometric check"),
                 ("facematch", {"selfie": b64(vs.face_png(75)), "document": b64(vs.document_png(75)),
                                "consent": dict(CONSENT, granted=False)}, 422, "UNPROCESSABLE", None),
+                # Refused before any image is decoded: this "image" would be a 400 if it were read.
+                ("liveness", {"selfie": b64(b"not an image at all"), "consent": dict(CONSENT, granted=False)}, 422,
+                 "UNPROCESSABLE", "consent: the user's consent must be granted before a biometric check"),
                 ("liveness", {"selfie": b64(vs.face_png(75))}, 400, "VALIDATION_ERROR",
                  "consent: is required: a liveness check processes the user's face"),
                 ("facematch", {"selfie": b64(vs.face_png(75)), "document": b64(vs.document_png(75))}, 400,
