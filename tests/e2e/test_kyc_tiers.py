@@ -133,6 +133,28 @@ class EarnedBySessionTest(KycTiersBase):
                                         (user.body["user"]["id"],)), 0)
 
 
+class EarnedByContactTest(KycTiersBase):
+    def test_a_followed_reset_link_makes_basic(self):
+        """Names and the emailed reset link followed: the next token says BASIC; without names it stays NONE."""
+        named, unnamed = self.new_user(), cb.new_user(self.id_api)
+        for user, tier in ((named, "BASIC"), (unnamed, "NONE")):
+            view = self.kyc(user.body["accessToken"])
+            self.assertEqual(view["next"]["requirements"][1]["met"], False)
+            seen = {token for message in cb.mails_to(user.email) for _, token in cb.reset_links(message)}
+            cb.assert_message(self.id_api.forgot(user.email), 200, cb.MSG_FORGOT)
+            mails = cb.wait_for_mails(user.email, count=1)
+            token = ({t for message in mails for _, t in cb.reset_links(message)} - seen).pop()
+            new_password = cb.unique_password()
+            self.assertEqual(self.id_api.reset(token, new_password).status, 200)
+            user.password = new_password
+            login = cb.login_ok(self.id_api, user)
+            self.assertEqual((cb.jwt_claims(login["accessToken"])["kyc_tier"], login["user"]["kycTier"]), (tier, tier))
+        view = self.kyc(cb.login_ok(self.id_api, named)["accessToken"])
+        self.assertEqual((view["evidence"]["source"], view["evidence"]["detail"]["proof"]),
+                         ("contact_proof", "password_reset_link"))
+        self.assertEqual(view["next"]["tier"], "STANDARD")
+
+
 class IdentityBadInputTest(KycTiersBase):
     def test_bad_input_is_4xx_and_writes_nothing(self):
         user = self.new_user()
