@@ -48,7 +48,7 @@ SELECT set_eq(
       'corebank.verify_hosted_submit_abort(uuid,bytea,text,text)',
       'corebank.verify_maintenance(integer)',
       'corebank.verify_webhook_endpoint_add(text,bytea)',
-      'corebank.verify_webhook_endpoint_create(text,text,bytea)',
+      'corebank.verify_webhook_endpoint_create(text,text,text[],bytea)',
       'corebank.verify_webhook_endpoint_get(uuid)',
       'corebank.verify_webhook_endpoints_page(integer,uuid)',
       'corebank.verify_webhook_endpoint_rotate(uuid,bytea,integer)',

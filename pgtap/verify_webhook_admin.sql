@@ -11,28 +11,28 @@
 -- Method: the functions as the tier calls them; time is moved by UPDATE
 -- (now() is fixed inside the test transaction).
 BEGIN;
-SELECT plan(36);
+SELECT plan(41);
 \ir helpers/verify.sql
 
 CREATE TEMP TABLE ep AS
-    SELECT (corebank.verify_webhook_endpoint_create('https://hooks.example.com/a', 'orders', pg_temp.sealed('a1')) ->> 'id')::uuid AS a,
-           (corebank.verify_webhook_endpoint_create('https://hooks.example.com/b', NULL, pg_temp.sealed('b1')) ->> 'id')::uuid AS b;
+    SELECT (corebank.verify_webhook_endpoint_create('https://hooks.example.com/a', 'orders', NULL, pg_temp.sealed('a1')) ->> 'id')::uuid AS a,
+           (corebank.verify_webhook_endpoint_create('https://hooks.example.com/b', NULL, NULL, pg_temp.sealed('b1')) ->> 'id')::uuid AS b;
 UPDATE corebank.verify_webhook_endpoints SET created_at = now() - interval '1 minute' WHERE id = (SELECT a FROM ep);
 
 -- Registration and reading.
 SELECT is(corebank.verify_webhook_endpoint_get((SELECT a FROM ep)) - 'id' - 'createdAt',
-          jsonb_build_object('url', 'https://hooks.example.com/a', 'description', 'orders', 'status', 'active',
+          jsonb_build_object('url', 'https://hooks.example.com/a', 'description', 'orders', 'events', NULL, 'status', 'active',
                              'disabledAt', NULL, 'secretRotatedAt', NULL, 'previousSecretExpiresAt', NULL),
           'an endpoint reads back with its description and no secret');
 SELECT is(corebank.verify_webhook_endpoint_get(gen_random_uuid()), NULL, 'an unknown endpoint reads as NULL');
-SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('ftp://x.example.com', NULL, pg_temp.sealed('s'))$$,
+SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('ftp://x.example.com', NULL, NULL, pg_temp.sealed('s'))$$,
                  'CBV00', 'url: must be an absolute http(s) URL of at most 2048 characters', 'only http(s) URLs');
-SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', '', pg_temp.sealed('s'))$$,
+SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', '', NULL, pg_temp.sealed('s'))$$,
                  'CBV00', 'description: must be 1 to 500 characters without control characters', 'no empty description');
-SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', E'a\nb', pg_temp.sealed('s'))$$,
+SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', E'a\nb', NULL, pg_temp.sealed('s'))$$,
                  'CBV00', 'description: must be 1 to 500 characters without control characters',
                  'no control characters in a description');
-SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', NULL, '\x01'::bytea)$$,
+SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', NULL, NULL, '\x01'::bytea)$$,
                  'CBV00', 'secret_sealed: must be a sealed secret (29 to 1024 bytes)', 'a secret must be sealed');
 SELECT is((corebank.verify_webhook_endpoint_add('https://hooks.example.com/c', pg_temp.sealed('c1')) ->> 'description'),
           NULL, 'the 1.3 signature still registers (without a description)');
@@ -114,6 +114,29 @@ SELECT is((SELECT jsonb_array_length(x -> 'data') || ' ' || (x ->> 'hasMore')
 SELECT is((corebank.verify_webhook_deliveries_page((SELECT a FROM ep), 1,
               (SELECT (x -> 'data' -> 0 ->> 'id')::uuid FROM corebank.verify_webhook_deliveries_page((SELECT a FROM ep), 1, NULL) x))
            -> 'data' -> 0 ->> 'id'), (SELECT d ->> 'id' FROM p), 'the second page is the older ping');
+
+-- Event types: an endpoint subscribed to some receives only those (pings regardless).
+SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', NULL, ARRAY['session.created'], pg_temp.sealed('s'))$$,
+                 'CBV00', 'events: must be 1 to 3 distinct of session.completed, session.cancelled, session.expired',
+                 'only known event types');
+SELECT throws_ok($$SELECT corebank.verify_webhook_endpoint_create('https://x.example.com', NULL,
+                   ARRAY['session.expired', 'session.expired'], pg_temp.sealed('s'))$$,
+                 'CBV00', 'events: must be 1 to 3 distinct of session.completed, session.cancelled, session.expired',
+                 'each event type once');
+CREATE TEMP TABLE only_cancelled AS
+    SELECT (corebank.verify_webhook_endpoint_create('https://hooks.example.com/cancelled', NULL, ARRAY['session.cancelled'],
+                                                    pg_temp.sealed('x1')) ->> 'id')::uuid AS id;
+SELECT is(corebank.verify_webhook_endpoint_get((SELECT id FROM only_cancelled)) -> 'events', '["session.cancelled"]'::jsonb,
+          'the endpoint shows its event types');
+CREATE TEMP TABLE fs AS SELECT pg_temp.vsession('liveness', 'tok-f1') AS done, pg_temp.vsession('liveness', 'tok-f2') AS gone;
+SELECT pg_temp.vcomplete((SELECT done FROM fs), 'tok-f1', ARRAY['pass']);
+SELECT corebank.verify_session_cancel(pg_temp.vkey(), 'cancel-f2', pg_temp.h('{}'), (SELECT gone FROM fs), NULL);
+SELECT results_eq($$SELECT e.type FROM corebank.verify_webhook_deliveries d JOIN corebank.verify_webhook_events e ON e.id = d.event_id
+                    WHERE d.endpoint_id = (SELECT id FROM only_cancelled) AND e.session_id IS NOT NULL$$,
+                  $$VALUES ('session.cancelled')$$, 'an endpoint subscribed to session.cancelled gets no session.completed');
+SELECT is((SELECT count(*) FROM corebank.verify_webhook_deliveries d JOIN corebank.verify_webhook_events e ON e.id = d.event_id
+           WHERE d.endpoint_id = (SELECT a FROM ep) AND e.session_id IN ((SELECT done FROM fs), (SELECT gone FROM fs))), 2::bigint,
+          'an endpoint without event types gets both');
 
 -- A disabled endpoint.
 SELECT corebank.verify_webhook_endpoint_disable((SELECT a FROM ep));

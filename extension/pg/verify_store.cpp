@@ -84,7 +84,8 @@ constexpr const char enqueue_webhook_sql[] =
     "  ON CONFLICT (session_id, type) DO NOTHING "
     "  RETURNING e.id) "
     "INSERT INTO corebank.verify_webhook_deliveries (event_id, endpoint_id) "
-    "SELECT event.id, p.id FROM event CROSS JOIN corebank.verify_webhook_endpoints p WHERE p.status = 'active'";
+    "SELECT event.id, p.id FROM event CROSS JOIN corebank.verify_webhook_endpoints p "
+    "WHERE p.status = 'active' AND (p.events IS NULL OR $2 = ANY (p.events))";
 
 constexpr const char purge_captures_sql[] =
     "UPDATE corebank.verify_captures SET image_sealed = NULL, purged_at = now() "

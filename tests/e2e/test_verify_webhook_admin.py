@@ -29,7 +29,7 @@ SETTINGS = {"CORE_VERIFY_WEBHOOK_TIMEOUT_MS": 2000, "CORE_VERIFY_WEBHOOK_BACKOFF
             "CORE_VERIFY_WEBHOOK_BACKOFF_MAX_S": 2, "CORE_VERIFY_WEBHOOK_ATTEMPTS_MAX": 2,
             "CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE": "true"}
 SECRET = re.compile(r"whsec_[A-Za-z0-9_-]{43}")
-ENDPOINT_FIELDS = {"id", "url", "description", "status", "createdAt", "disabledAt", "secretRotatedAt",
+ENDPOINT_FIELDS = {"id", "url", "description", "events", "status", "createdAt", "disabledAt", "secretRotatedAt",
                    "previousSecretExpiresAt"}
 DELIVERY_FIELDS = {"id", "endpointId", "eventId", "eventType", "sessionId", "status", "attempts", "lastAttemptAt",
                    "lastHttpStatus", "lastError", "nextAttemptAt", "deliveredAt", "createdAt"}
@@ -294,6 +294,28 @@ class IsolatedTierTest(unittest.TestCase):
                         "VALIDATION_ERROR", "url: must be an absolute http or https URL of at most 2048 characters")
         self.assertEqual(self.counts(), before)
 
+    def test_events_limit_what_an_endpoint_receives(self):
+        """An endpoint with events [session.cancelled] gets the cancellation only; one without gets both."""
+        picky, every = self.receiver(), self.receiver()
+        picky_id = self.create(picky.url, events=["session.cancelled"])["id"]
+        self.assertEqual(self.admin.get(f"/v1/webhook-endpoints/{picky_id}").json["events"], ["session.cancelled"])
+        every_id = self.create(every.url)["id"]
+        self.assertIsNone(self.admin.get(f"/v1/webhook-endpoints/{every_id}").json["events"])
+        sessions = vs.VerifyApi(key=self.sessions_key, base_url=self.tier.url)
+        cancelled = vs.create_session(sessions, flow="liveness")["sessionId"]
+        self.assertEqual(sessions.cancel(cancelled).status, 200)
+        completed = vs.create_session(sessions, flow="liveness")
+        page = vs.HostedApi(completed["sessionId"], vs.token_of(completed), base_url=self.tier.url)
+        self.assertEqual(page.consent(True).status, 200)
+        self.assertEqual(page.capture("selfie", vs.face_png(81)).status, 200)
+        self.assertEqual(page.submit().status, 200)
+        every.wait_for(cancelled)
+        every.wait_for(completed["sessionId"])
+        picky.wait_for(cancelled)
+        log = self.admin.get(f"/v1/webhook-endpoints/{picky_id}/deliveries").json["data"]
+        self.assertEqual([d["eventType"] for d in log], ["session.cancelled"])
+        self.assertEqual(picky.for_session(completed["sessionId"]), [])
+
     def test_pages_newest_first(self):
         """limit and startingAfter walk the list without gaps or repeats."""
         made = [self.create(f"http://127.0.0.1:9/page-{i}-{cb.RUN_TAG}")["id"] for i in range(3)]
@@ -352,8 +374,20 @@ class IsolatedTierTest(unittest.TestCase):
              "VALIDATION_ERROR", "description: must not contain control characters"),
             ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "description": "d" * 501}, 400,
              "VALIDATION_ERROR", None),
-            ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "events": ["session.completed"]}, 400,
-             "VALIDATION_ERROR", "events: unknown field"),
+            ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "events": ["session.created"]}, 400,
+             "VALIDATION_ERROR", "events: must be distinct event types of session.completed, session.cancelled, "
+                                 "session.expired"),
+            ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x",
+                                               "events": ["session.expired", "session.expired"]}, 400,
+             "VALIDATION_ERROR", None),
+            ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "events": []}, 400, "VALIDATION_ERROR",
+             None),
+            ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "events": "session.expired"}, 400,
+             "VALIDATION_ERROR", None),
+            ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "events": [1]}, 400,
+             "VALIDATION_ERROR", None),
+            ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "secret": "mine"}, 400,
+             "VALIDATION_ERROR", "secret: unknown field"),
             ("POST", "/v1/webhook-endpoints", b'{"url":"http://127.0.0.1:9/x","url":"http://127.0.0.1:9/y"}', 400,
              "BAD_REQUEST", None),
             ("POST", base + "/rotate-secret", {"overlapSeconds": 604801}, 400, "VALIDATION_ERROR", None),

@@ -63,7 +63,7 @@ inline const Statement webhook_done{
     "verify_webhook_done",
     "SELECT corebank.verify_webhook_done($1::uuid, $2::bool, $3::int, $4, $5::int, $6::int, $7::int)", 7};
 inline const Statement webhook_endpoint_add{"verify_webhook_endpoint_create",
-                                            "SELECT corebank.verify_webhook_endpoint_create($1, $2, $3::bytea)::text", 3};
+                                            "SELECT corebank.verify_webhook_endpoint_create($1, $2, $3::text[], $4::bytea)::text", 4};
 inline const Statement webhook_endpoints_list{"verify_webhook_endpoints_list",
                                               "SELECT corebank.verify_webhook_endpoints_list()::text", 0};
 inline const Statement webhook_endpoint_disable{

@@ -2,7 +2,8 @@
 // (docs/verification.md, "Managing webhook endpoints"), Stripe's model:
 // list, add (the signing secret shown once), read, rotate the secret with an
 // overlap, disable, ping, and each endpoint's delivery log with a retry of a
-// failed delivery. Every operation needs the scope webhooks:manage, which
+// failed delivery; `events` limits an endpoint to some event types (Stripe's
+// enabled_events). Every operation needs the scope webhooks:manage, which
 // session keys do not carry: whoever can point webhooks somewhere else can
 // read every session event.
 //
@@ -11,8 +12,8 @@
 // disable and retry change nothing when repeated, and a repeated add or
 // rotate shows a new secret to the one caller who asked, whose old one an
 // operator can see in the list and disable.
+#include <algorithm>
 #include <charconv>
-#include <set>
 
 #include "api_error.hpp"
 #include "json_body.hpp"
@@ -107,9 +108,24 @@ HttpResponse webhook_endpoint_create(const Context& context, const HttpRequest& 
                 break;
             }
     }
+    std::optional<std::vector<std::string>> events;
+    if (const auto given = body.array("events", false, 1, webhook_event_types.size())) {
+        std::vector<std::string> types;
+        for (const auto& item : *given) {
+            const bool known = item.is_string() && std::find(webhook_event_types.begin(), webhook_event_types.end(),
+                                                             item.get<std::string>()) != webhook_event_types.end();
+            if (!known || std::find(types.begin(), types.end(), item.get<std::string>()) != types.end()) {
+                body.problem("events", "must be distinct event types of session.completed, session.cancelled, "
+                                       "session.expired");
+                break;
+            }
+            types.push_back(item.get<std::string>());
+        }
+        events = types;
+    }
     body.finish();
-    const IssuedSecret issued = register_webhook_endpoint(db, context.keys.data_key,
-                                                          context.config.verify_webhook_allow_private, *url, description);
+    const IssuedSecret issued = register_webhook_endpoint(
+        db, context.keys.data_key, context.config.verify_webhook_allow_private, *url, description, events);
     HttpResponse response = json_response(201, with_secret(issued));
     response.headers.emplace_back("Location", "/v1/webhook-endpoints/" + json_string(issued.endpoint, "id"));
     return response;

@@ -13,7 +13,8 @@
 namespace corebank::httpd::verify {
 
 IssuedSecret register_webhook_endpoint(Db& db, const std::string& data_key, bool allow_private,
-                                       const std::string& url, const std::optional<std::string>& description) {
+                                       const std::string& url, const std::optional<std::string>& description,
+                                       const std::optional<std::vector<std::string>>& events) {
     if (!corebank::verify::http_url_valid(url, webhook_url_length_max)) {
         throw validation_error("url: must be an absolute http or https URL of at most 2048 characters");
     }
@@ -28,7 +29,7 @@ IssuedSecret register_webhook_endpoint(Db& db, const std::string& data_key, bool
     issued.secret = new_webhook_secret();
     issued.endpoint = parse_db_json(
         db.exec(sql::webhook_endpoint_add,
-                {url, description ? Param(*description) : Param(),
+                {url, description ? Param(*description) : Param(), events ? Param(text_array_param(*events)) : Param(),
                  bytea_param(seal_webhook_secret(data_key, url, issued.secret))})
             .scalar());
     return issued;

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,12 +30,16 @@ struct IssuedSecret {
     std::string secret;       // the new signing secret, to be shown once
 };
 
+// The event types an endpoint may subscribe to (`events`); none given: all.
+inline const std::vector<std::string> webhook_event_types{"session.completed", "session.cancelled", "session.expired"};
+
 // Checks the URL (absolute http(s), at most 2048 characters; unless
 // allow_private, every address of its host public), then stores the endpoint
 // with a new sealed secret. Throws ApiError 400 VALIDATION_ERROR "url: ..."
-// for a refused URL.
+// for a refused URL. `events`: the types it receives (nullopt: every type).
 IssuedSecret register_webhook_endpoint(Db& db, const std::string& data_key, bool allow_private,
-                                       const std::string& url, const std::optional<std::string>& description);
+                                       const std::string& url, const std::optional<std::string>& description,
+                                       const std::optional<std::vector<std::string>>& events = std::nullopt);
 
 // A new secret for an existing endpoint; the old one keeps signing for
 // overlap_s seconds. Throws ApiError 404 for an unknown endpoint and 409

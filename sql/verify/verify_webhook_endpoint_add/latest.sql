@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION corebank.verify_webhook_endpoint_add(url text, secret
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 BEGIN
-    RETURN corebank.verify_webhook_endpoint_create(verify_webhook_endpoint_add.url, NULL,
+    RETURN corebank.verify_webhook_endpoint_create(verify_webhook_endpoint_add.url, NULL, NULL,
                                                    verify_webhook_endpoint_add.secret_sealed);
 END
 $fn$;

@@ -6,7 +6,8 @@ CREATE FUNCTION corebank_internal.verify_webhook_endpoint_json(endpoint_id uuid)
     SET search_path = pg_catalog, pg_temp
     AS $fn$
     SELECT jsonb_build_object(
-               'id', e.id, 'url', e.url, 'description', e.description, 'status', e.status,
+               'id', e.id, 'url', e.url, 'description', e.description, 'events', to_jsonb(e.events),
+               'status', e.status,
                'createdAt', corebank_internal.verify_iso_utc(e.created_at),
                'disabledAt', corebank_internal.verify_iso_utc(e.disabled_at),
                'secretRotatedAt', corebank_internal.verify_iso_utc(e.secret_rotated_at),
