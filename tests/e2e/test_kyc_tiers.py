@@ -150,8 +150,7 @@ class EarnedByContactTest(KycTiersBase):
             login = cb.login_ok(self.id_api, user)
             self.assertEqual((cb.jwt_claims(login["accessToken"])["kyc_tier"], login["user"]["kycTier"]), (tier, tier))
         view = self.kyc(cb.login_ok(self.id_api, named)["accessToken"])
-        self.assertEqual((view["evidence"]["source"], view["evidence"]["detail"]["proof"]),
-                         ("contact_proof", "password_reset_link"))
+        self.assertEqual((view["evidence"]["source"], view["evidence"]["detail"]["contact"]), ("contact_proof", "email"))
         self.assertEqual(view["next"]["tier"], "STANDARD")
 
 

@@ -28,14 +28,15 @@ BEGIN
     WHERE s.auth_user_id = u.id AND s.status = 'completed' AND s.decision = 'approved'
     ORDER BY (e ->> 'facematch')::bool DESC, s.completed_at DESC LIMIT 1;
     names := btrim(coalesce(u.first_name, '')) <> '' AND btrim(coalesce(u.last_name, '')) <> '';
-    contact := EXISTS (SELECT FROM corebank.auth_reset_tokens r WHERE r.user_id = u.id AND r.used_at IS NOT NULL);
+    contact := EXISTS (SELECT FROM corebank.auth_reset_tokens r WHERE r.user_id = u.id AND r.used_at IS NOT NULL)
+               OR to_jsonb(u) ->> 'email_verified_at' IS NOT NULL OR to_jsonb(u) ->> 'phone_verified_at' IS NOT NULL;
     next := CASE u.kyc_tier
         WHEN 'NONE' THEN jsonb_build_object('tier', 'BASIC', 'requirements', jsonb_build_array(
             jsonb_build_object('code', 'names', 'met', names,
                                'description', 'a first and a last name on the account'),
             jsonb_build_object('code', 'verified_contact', 'met', contact,
-                               'description', 'a verified email: follow a password reset link sent to it'
-                                              ' (STANDARD may also be earned directly)')))
+                               'description', 'a verified email or phone: a confirmed contact, or a followed'
+                                              ' password reset link (STANDARD may also be earned directly)')))
         WHEN 'BASIC' THEN jsonb_build_object('tier', 'STANDARD', 'requirements', jsonb_build_array(
             jsonb_build_object('code', 'verification_session', 'met', false,
                                'description', 'an approved verification session with liveness and document checks:'
