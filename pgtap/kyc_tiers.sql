@@ -12,7 +12,7 @@
 -- Method: drive the API functions and the hosted-page functions as the tier
 -- does, then try the forbidden paths with direct SQL.
 BEGIN;
-SELECT plan(61);
+SELECT plan(62);
 \ir helpers/verify.sql
 \ir helpers/deposits.sql
 
@@ -239,6 +239,8 @@ SELECT is((SELECT corebank.core_approval_approve(
 SELECT is((SELECT reason || '/' || source FROM corebank.auth_kyc_tier_changes WHERE user_id = (SELECT ann FROM u) AND to_tier = 'NONE'),
           'forged passport/maker_checker', 'the fall is audited with its reason');
 SELECT is(corebank_internal.kyc_status((SELECT ann FROM c)), 'PENDING', 'the linked customer is no longer verified by it');
+SELECT is((SELECT corebank.auth_kyc_get((SELECT ann FROM u)) -> 'history' -> 0) ?| ARRAY['reason', 'actorId'], false,
+          'GET /auth/kyc shows the fall but not the staff reason (no tipping-off)');
 SELECT is(pg_temp.changes((SELECT ann FROM u)), 4::bigint, 'every move of the user is audited: BASIC, STANDARD, ENHANCED, NONE');
 
 -- The audit trail is append-only.

@@ -1,7 +1,9 @@
 -- GET /auth/kyc (and the staff view of a tier change): the tier, the
 -- evidence of the change that set it, what the next tier needs with each
 -- requirement met or not, the recent changes and the user's recent
--- verification sessions (docs/identity.md, "KYC tiers").
+-- verification sessions (docs/identity.md, "KYC tiers"). The staff reason
+-- of a fall is not shown: telling a customer why compliance lowered them can
+-- be tipping-off; it stays in auth_kyc_tier_changes and the approval.
 CREATE FUNCTION corebank_internal.auth_kyc_json(user_id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE
     SET search_path = pg_catalog, pg_temp
@@ -56,7 +58,7 @@ BEGIN
                         'since', corebank_internal.iso_utc(last_change.at)) END,
         'next', next,
         'history', (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                               'from', c.from_tier, 'to', c.to_tier, 'source', c.source, 'reason', c.reason,
+                               'from', c.from_tier, 'to', c.to_tier, 'source', c.source,
                                'at', corebank_internal.iso_utc(c.at)) ORDER BY c.id DESC), '[]'::jsonb)
                     FROM (SELECT * FROM corebank.auth_kyc_tier_changes x WHERE x.user_id = u.id
                           ORDER BY x.id DESC LIMIT 20) c),
