@@ -13,7 +13,7 @@ SELECT has_schema('corebank_internal', 'schema corebank_internal exists');
 SELECT tables_are('corebank', ARRAY[
     'auth_users', 'auth_oauth_clients', 'auth_sessions', 'auth_refresh_tokens', 'auth_access_tokens',
     'auth_signing_keys', 'auth_reset_tokens', 'auth_rate_counters', 'auth_login_failures', 'auth_mail_outbox', 'auth_audit',
-    'auth_role_scopes', 'auth_kyc_tier_changes', 'auth_mfa_totp', 'auth_mfa_recovery_codes',
+    'auth_role_scopes', 'auth_kyc_tier_changes', 'auth_mfa_totp', 'auth_mfa_recovery_codes', 'auth_contact_claims',
     'currencies', 'platform_config', 'branches', 'numbering_config', 'gl_accounts', 'ledger_accounts',
     'accounting_periods', 'parked_changes', 'transactions', 'transaction_lines_proposed', 'journal_entries',
     'gl_balance_stripes', 'chain_heads', 'account_day_totals', 'gl_day_totals', 'account_credit_stripes', 'idempotency_keys', 'gl_budgets', 'api_keys', 'api_key_rate_counters',
@@ -89,6 +89,9 @@ SELECT set_eq(
       'corebank.auth_me(uuid)',
       'corebank.auth_sessions_list(uuid)',
       'corebank.auth_kyc_get(uuid)',
+      'corebank.auth_me_update(uuid,text,text)',
+      'corebank.auth_contact_claim_start(uuid,text,text,bytea)',
+      'corebank.auth_contact_claim_confirm(uuid,text,bytea)',
       'corebank.auth_kyc_session_start(uuid,text,bytea,uuid,text,bytea,bytea,integer,integer)',
       'corebank.auth_client_lookup(text)',
       'corebank.auth_client_auth_begin(text)',

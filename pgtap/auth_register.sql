@@ -33,9 +33,10 @@ SELECT is((SELECT jsonb_object_keys_sorted FROM (SELECT array_agg(k ORDER BY k) 
           'the token block has accessToken, expiresIn, sessionId, tokenType, user');
 SELECT is((SELECT corebank_internal.user_object(id) FROM corebank.auth_users WHERE email = 'block@example.com'),
           (SELECT jsonb_build_object('id', id, 'email', 'block@example.com', 'phone', NULL, 'firstName', 'Test',
-                                     'lastName', 'User', 'kycTier', 'NONE', 'roles', '["customer"]'::jsonb)
+                                     'lastName', 'User', 'kycTier', 'NONE', 'roles', '["customer"]'::jsonb,
+                                     'emailVerified', false, 'phoneVerified', false)
            FROM corebank.auth_users WHERE email = 'block@example.com'),
-          'the user object has every field, absent ones null');
+          'the user object has every field, absent ones null, no contact verified at registration');
 
 -- clientId: checked first, nothing written.
 SELECT throws_ok($$SELECT pg_temp.register('client@example.com', NULL, 'reg-3', 'no-such-client')$$,

@@ -28,6 +28,7 @@
 #include "events/context.hpp"
 #include "events/responses.hpp"
 #include "log.hpp"
+#include "mail/contact_transport.hpp"
 #include "mail/outbox_sender.hpp"
 #include "openapi_documents.hpp"
 #include "password_lane.hpp"
@@ -136,9 +137,11 @@ int run_server(const Config& config) {
         context->data_key = load_or_create_data_key(config.data_key_file);
         context->openapi_document = openapi_identity_document();
 
-        std::unique_ptr<MailTransport> transport =
+        // Phone codes go to SMS files whatever the mail transport: no SMS provider is connected.
+        std::unique_ptr<MailTransport> transport = make_contact_transport(
             config.mail_transport == "smtp" ? make_smtp_transport(config.smtp_url, config.smtp_allow_plaintext)
-                                            : make_file_transport(config.mail_dir);
+                                            : make_file_transport(config.mail_dir),
+            make_file_transport(sms_directory_of(config.mail_dir)));
         OutboxSender mail(make_db(), std::move(transport), context->data_key, config.mail_from);
         context->wake_mail_sender = [&mail] { mail.wake(); };
         // Before the pool: handlers on its workers wake the sender until pool.stop().

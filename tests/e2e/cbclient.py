@@ -77,7 +77,7 @@ MSG_LOGOUT = "Logged out"
 MSG_LOGOUT_ALL = "Logged out of all sessions"
 MSG_SESSION_REVOKED = "Session revoked"
 
-USER_FIELDS = {"id", "phone", "email", "firstName", "lastName", "kycTier", "roles"}
+USER_FIELDS = {"id", "phone", "email", "firstName", "lastName", "kycTier", "roles", "emailVerified", "phoneVerified"}
 TOKEN_PAIR_FIELDS = {"accessToken", "refreshToken", "tokenType", "expiresIn", "user"}
 SESSION_FIELDS = {"id", "current", "channel", "ip", "userAgent", "audience",
                   "createdAt", "lastUsedAt", "expiresAt"}

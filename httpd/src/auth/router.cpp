@@ -2,6 +2,7 @@
 #include "auth/account_handlers.hpp"
 #include "auth/context.hpp"
 #include "auth/kyc_handlers.hpp"
+#include "auth/me_handlers.hpp"
 #include "auth/mfa_handlers.hpp"
 
 namespace corebank::httpd::auth {
@@ -47,6 +48,11 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("POST", "/auth/logout", handle_logout, c));
     r.add(worker("POST", "/auth/logout/all", handle_logout_all, c));
     r.add(worker("GET", "/auth/me", handle_me, c));
+    r.add(worker("PATCH", "/auth/me", handle_me_update, c));
+    r.add(worker("POST", "/auth/me/email", handle_me_email_claim, c));
+    r.add(worker("POST", "/auth/me/email/confirm", handle_me_email_confirm, c));
+    r.add(worker("POST", "/auth/me/phone", handle_me_phone_claim, c));
+    r.add(worker("POST", "/auth/me/phone/confirm", handle_me_phone_confirm, c));
     r.add(worker("GET", "/auth/sessions", handle_sessions, c));
     r.add(worker("DELETE", "/auth/sessions/:id", handle_session_revoke, c));
     r.add(worker("GET", "/auth/kyc", handle_kyc_get, c));
