@@ -9,13 +9,13 @@
 -- are now. Method: call the API functions as the tier would and read the
 -- tables.
 BEGIN;
-SELECT plan(46);
+SELECT plan(48);
 \ir helpers/identity.sql
 
 CREATE FUNCTION pg_temp.perms(role_key text) RETURNS text[] LANGUAGE sql STABLE
     AS $f$ SELECT corebank_internal.staff_permissions_of(ARRAY[role_key]) $f$;
 CREATE FUNCTION pg_temp.audit_rows() RETURNS bigint LANGUAGE sql STABLE
-    AS $f$ SELECT count(*) FROM corebank.staff_audit $f$;
+    AS $f$ SELECT count(*) FROM corebank.staff_audit WHERE action LIKE 'role.%' $f$;
 CREATE FUNCTION pg_temp.rows() RETURNS bigint LANGUAGE sql STABLE
     AS $f$ SELECT (SELECT count(*) FROM corebank.staff_roles) * 100000
                   + (SELECT count(*) FROM corebank.staff_role_permissions) * 10
@@ -39,7 +39,13 @@ SELECT ok('transaction.release:make' = ANY (pg_temp.perms('teller')) AND NOT 'tr
           'teller makes a journal but does not check one');
 SELECT ok('staff.roles.update' = ANY (pg_temp.perms('admin')) AND NOT 'staff.roles.update' = ANY (pg_temp.perms('supervisor')),
           'only admin amends roles');
-SELECT is((SELECT count(*) FROM corebank.staff_audit), 0::bigint, 'the seed is no staff change');
+SELECT is(pg_temp.audit_rows(), 0::bigint, 'the seed is no change of a role');
+SELECT is((SELECT jsonb_build_object('actor', actor_id, 'db_user', db_user = session_user, 'target', target,
+                                     'before', before, 'after', after)
+           FROM corebank.staff_audit WHERE action = 'user.roles'),
+          jsonb_build_object('actor', NULL, 'db_user', true, 'target', pg_temp.admin()::text,
+                             'before', '{"roles": ["customer"]}'::jsonb, 'after', '{"roles": ["admin"]}'::jsonb),
+          'a user''s roles changed in SQL are audited: the database login, before and after');
 
 -- Create.
 SELECT is(corebank.core_staff_role_create('{"key": "night_clerk", "name": " Night clerk ", "permissions": ["money.deposit", "accounts.get"]}',
@@ -48,7 +54,7 @@ SELECT is(corebank.core_staff_role_create('{"key": "night_clerk", "name": " Nigh
           'a role is created with its sorted permissions');
 SELECT is((SELECT jsonb_build_object('actor', actor_id = pg_temp.admin(), 'action', action, 'target', target,
                                      'before', before, 'after', after -> 'permissions', 'when', at = now())
-           FROM corebank.staff_audit),
+           FROM corebank.staff_audit WHERE action LIKE 'role.%'),
           jsonb_build_object('actor', true, 'action', 'role.create', 'target', 'night_clerk', 'before', NULL,
                              'after', '["accounts.get", "money.deposit"]'::jsonb, 'when', true),
           'its creation is audited: who, what, before (none), after, when');
@@ -135,6 +141,8 @@ SELECT corebank.core_staff_role_update('night_clerk', '{"permissions": ["money.d
 SELECT is(pg_temp.staff() -> 'permissions', '["money.deposit"]'::jsonb, 'a permission withdrawn is gone on the next lookup');
 UPDATE corebank.auth_users SET roles = '{peek}' WHERE id = (SELECT id FROM admin_user);
 SELECT is(pg_temp.staff() -> 'permissions', '["accounts.get"]'::jsonb, 'a role changed acts on the next lookup');
+SELECT is((SELECT count(*) FROM corebank.staff_audit WHERE action = 'user.roles' AND target = pg_temp.admin()::text),
+          3::bigint, 'each change of the user''s roles is one audit row');
 
 SELECT * FROM finish();
 ROLLBACK;

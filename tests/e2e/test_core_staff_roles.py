@@ -132,6 +132,10 @@ class RoleActsOnTheNextRequestTest(StaffRolesBase):
         cb.assert_error(self.api.post("/v1/transactions", json_body=C.journal(), token=staff), 403, "FORBIDDEN")
         self.set_user_roles(staff, ["teller"])
         C.capture(self.api, staff, C.journal())
+        rows = C.db().rows("SELECT before, after FROM corebank.staff_audit WHERE action = 'user.roles' AND target = %s "
+                           "ORDER BY id", (staff.id,))
+        self.assertEqual([(r["before"]["roles"], r["after"]["roles"]) for r in rows],
+                         [(["teller"], ["auditor"]), (["auditor"], ["teller"])], "each change is audited")
 
     def test_a_role_holding_only_the_check_permission_approves(self):
         """FINERACT-2688 over HTTP: one permission, transaction.release:check, and the checker approves."""
