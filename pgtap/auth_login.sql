@@ -6,7 +6,7 @@
 -- lockout rule: exactly the 5th consecutive failure locks for 30 minutes
 -- (still answering invalid), the next attempts answer locked even with the
 -- right password, a success resets the counter, the lock expires by itself,
--- and deactivated or suspended accounts answer locked.
+-- deactivated accounts answer locked, and suspended ones only after the password.
 BEGIN;
 SELECT plan(33);
 \ir helpers/identity.sql
@@ -82,8 +82,10 @@ SELECT is(corebank.auth_login_begin('email', 'lock@example.com', NULL), '{"outco
 SELECT is(pg_temp.login((SELECT id FROM u), 'login-4'), '{"outcome": "locked"}'::jsonb,
           'finish answers locked for a deactivated account, right password or not');
 UPDATE corebank.auth_users SET status = 'SUSPENDED' WHERE id = (SELECT id FROM u);
-SELECT is(corebank.auth_login_begin('email', 'lock@example.com', NULL), '{"outcome": "locked"}'::jsonb,
-          'begin answers locked for a suspended account');
+-- A suspended account proves the password first: finish tells it of the
+-- suspension only after the right one (auth_suspension.sql).
+SELECT is(corebank.auth_login_begin('email', 'lock@example.com', NULL) ->> 'outcome', 'proceed',
+          'begin lets a suspended account prove its password');
 
 -- Other finish inputs.
 SELECT is(pg_temp.login(gen_random_uuid(), 'login-5'), '{"outcome": "invalid"}'::jsonb,

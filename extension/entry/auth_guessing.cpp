@@ -56,17 +56,37 @@ constexpr const char client_locked_sql[] =
 constexpr const char select_client_hash_sql[] =
     "SELECT c.secret_hash FROM corebank.auth_oauth_clients c WHERE c.client_id = $1";
 
-// Columns: 1 the "proceed" answer: status, scopes and $2, the hash's
+// Columns: 1 the "proceed" answer: status, scopes, audiences (whose user
+// tokens the client may introspect; empty: any) and $2, the hash's
 // parameters and salt.
 constexpr const char client_proceed_sql[] =
     "SELECT jsonb_build_object('outcome', 'proceed', 'clientId', c.client_id, 'status', c.status, "
-    "                          'scopes', to_jsonb(c.scopes), 'argon2', $2::jsonb) "
+    "                          'scopes', to_jsonb(c.scopes), 'audiences', to_jsonb(c.audiences), "
+    "                          'argon2', $2::jsonb) "
     "FROM corebank.auth_oauth_clients c WHERE c.client_id = $1";
 
 // The stored secret hash of `client_id`, or nullopt for an id no client has.
 std::optional<std::string> client_secret_hash(const std::string& client_id) {
     if (spi::execute(select_client_hash_sql, {spi::Arg::text(client_id)}) == 0) return std::nullopt;
     return spi::get_text(0, 1);
+}
+
+// During a rotation's overlap (auth_client_admin_rotate) the previous hash
+// shares the current one's parameters and salt, so begin's one answer and
+// the tier's one proof test both; NULL outside an overlap.
+constexpr const char select_client_previous_hash_sql[] =
+    "SELECT c.previous_secret_hash FROM corebank.auth_oauth_clients c "
+    "WHERE c.client_id = $1 AND c.previous_secret_expires_at > now()";
+
+// True when `proof` proves the current secret or, during an overlap, the
+// previous one: both are compared every time (constant time, no early exit
+// that would time which one matched).
+bool client_proof_matches(const std::string& client_id, const std::string& proof) {
+    const bool current = pg::auth_proof::matches(client_secret_hash(client_id), proof);
+    std::optional<std::string> previous;
+    if (spi::execute(select_client_previous_hash_sql, {spi::Arg::text(client_id)}) == 1) previous = spi::get_text(0, 1);
+    const bool earlier = pg::auth_proof::matches(previous, proof);
+    return current | earlier;
 }
 
 // A success reads the count under the row lock (no row: nothing to reset).
@@ -140,7 +160,7 @@ COREBANK_FUNCTION(auth_client_auth_finish) {
     const std::string proof = pg::auth_proof::require_proof(args::bytea(fcinfo, 1), "secret_proof");
     const std::string key = "client:" + client_id;
     spi::connect();
-    if (!pg::auth_proof::matches(client_secret_hash(client_id), proof)) {
+    if (!client_proof_matches(client_id, proof)) {
         return outcome(count_client_failure(client_id) ? R"({"outcome":"invalid"})" : R"({"outcome":"locked"})");
     }
     // A lock taken by concurrent failures while this secret was verified wins.

@@ -43,15 +43,16 @@ namespace spi = corebank::pg::spi;
 
 /*---- begin ----*/
 
-// Columns: 1 active (status ACTIVE), 2 locked (locked_until in the future),
-// 3 the user id, 4 the stored hash (read here, never answered).
+// Columns: 1 may proceed (status ACTIVE, or SUSPENDED: finish tells a
+// suspended user so only after the right password), 2 locked (locked_until
+// in the future), 3 the user id, 4 the stored hash (read here, never answered).
 constexpr const char select_by_email_sql[] =
-    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), u.id::text, u.password_hash "
-    "FROM corebank.auth_users u WHERE u.email = $1";
+    "SELECT u.status IN ('ACTIVE', 'SUSPENDED'), coalesce(u.locked_until > now(), false), u.id::text, "
+    "u.password_hash FROM corebank.auth_users u WHERE u.email = $1";
 
 constexpr const char select_by_phone_sql[] =
-    "SELECT u.status = 'ACTIVE', coalesce(u.locked_until > now(), false), u.id::text, u.password_hash "
-    "FROM corebank.auth_users u WHERE u.phone_key = $1";
+    "SELECT u.status IN ('ACTIVE', 'SUSPENDED'), coalesce(u.locked_until > now(), false), u.id::text, "
+    "u.password_hash FROM corebank.auth_users u WHERE u.phone_key = $1";
 
 /*---- begin: an identifier no account has ----*/
 
@@ -69,9 +70,10 @@ bool unknown_identifier_locked(const std::string& identifier) {
 
 /*---- finish ----*/
 
+// Column 5: suspended by staff (auth_user_suspend).
 constexpr const char lock_user_sql[] =
-    "SELECT status = 'ACTIVE', coalesce(locked_until > now(), false), failed_attempts, password_hash "
-    "FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
+    "SELECT status = 'ACTIVE', coalesce(locked_until > now(), false), failed_attempts, password_hash, "
+    "status = 'SUSPENDED' FROM corebank.auth_users WHERE id = $1 FOR UPDATE";
 
 struct FinishRequest {
     Uuid user_id;
@@ -183,9 +185,15 @@ Datum finish_login(const FinishRequest& request) {
     const std::int64_t failed_attempts = spi::get_int(0, 3).value();
     const bool proven = pg::auth_proof::matches(spi::get_text(0, 4), request.password_proof);
     if (!active || locked) {
-        pg::auth_audit::record("login_failed", request.user_id, request.channel, request.ip, R"({"reason":"locked"})");
+        // A suspended user learns of the suspension (its own message) only
+        // with the right password; otherwise the answer is every locked
+        // account's. Nothing is counted either way.
+        const bool told_suspended = spi::get_bool(0, 5).value() && proven && !locked;
+        pg::auth_audit::record("login_failed", request.user_id, request.channel, request.ip,
+                               told_suspended ? R"({"reason":"suspended"})" : R"({"reason":"locked"})");
         spi::finish();
-        PG_RETURN_DATUM(pg::jsonb_from_literal(R"({"outcome":"locked"})"));
+        PG_RETURN_DATUM(pg::jsonb_from_literal(told_suspended ? R"({"outcome":"suspended"})"
+                                                              : R"({"outcome":"locked"})"));
     }
     if (!proven) {
         pg::auth_failures::record_user_failure(request.user_id, failed_attempts, request.channel, request.ip);

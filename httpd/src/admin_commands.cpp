@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "auth/client_admin_secret.hpp"
 #include "auth/password_quality.hpp"
 #include "auth/requests.hpp"
 #include "banking/handlers.hpp"
@@ -136,8 +137,7 @@ int run_client_create(const Config& config, const std::vector<std::string>& args
         // 13), so its length is what keeps it unguessable: a supplied one has
         // at least 32 characters, a generated one 32 random bytes.
         const std::string secret =
-            given_secret ? *given_secret
-                         : core::base64url_encode(core::random_bytes(auth::client_secret_generated_bytes));
+            given_secret ? *given_secret : auth::new_client_secret();  // POST /admin/clients makes them too
         if (utf8_length(secret) < auth::client_secret_length_min || secret.size() > auth::client_secret_length_max)
             return fail("--secret must be at least 32 characters and at most 256 bytes; "
                         "leave it out to have a random one generated");

@@ -8,6 +8,7 @@
 #include "auth/mfa_handlers.hpp"
 #include "auth/requests.hpp"
 #include "auth/statements.hpp"
+#include "auth/suspension_handlers.hpp"
 #include "core/crypto.hpp"
 #include "json_body.hpp"
 #include "json_util.hpp"
@@ -88,6 +89,7 @@ HttpResponse handle_login(const Context& context, const HttpRequest& request, Db
                      body.totp_code, body.recovery_code));
     const std::string result = json_string(finish, "outcome");
     if (result == "locked") throw account_locked();
+    if (result == "suspended") throw account_suspended();
     if (result == "mfa_required") throw mfa_required();
     if (result != "ok") throw invalid_credentials();
     return json_response(200, token_pair(finish.at("tokens"), refresh_token));

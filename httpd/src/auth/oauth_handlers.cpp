@@ -144,7 +144,8 @@ HttpResponse handle_oauth_token(const Context&, const HttpRequest& request, Db& 
 
 HttpResponse handle_introspect(const Context& context, const HttpRequest& request, Db& db) {
     const FormFields form = read_form(request);
-    require_scope(authenticate_client(request, form, db), introspect_scope);
+    const nlohmann::json client = authenticate_client(request, form, db);
+    require_scope(client, introspect_scope);
     const auto token = form.get("token");
     if (!token || token->empty()) throw bad_request("token is required");
     const nlohmann::json inactive{{"active", false}};
@@ -153,6 +154,17 @@ HttpResponse handle_introspect(const Context& context, const HttpRequest& reques
     const auto state = parse_db_json(db.exec(sql::introspect, {verified->jti}).scalar());
     if (!(state.contains("active") && state["active"] == true)) return json_response(200, inactive);
     const auto& claims = verified->claims;
+    // A client given audiences (PATCH /admin/clients/{clientId}) learns only
+    // of user tokens issued for one of them; the rest are inactive to it
+    // (RFC 7662 section 4: the server may limit what a caller is told).
+    const auto audiences = client.find("audiences");
+    if (audiences != client.end() && audiences->is_array() && !audiences->empty()) {
+        const std::string aud = verified->is_client_token ? std::string() : json_string(claims, "aud");
+        bool allowed = false;
+        for (const auto& a : *audiences)
+            allowed = allowed || (a.is_string() && !aud.empty() && a.get<std::string>() == aud);
+        if (!allowed) return json_response(200, inactive);
+    }
     nlohmann::json out{{"active", true},
                        {"sub", claims.at("sub")},
                        {"iss", claims.at("iss")},

@@ -1,9 +1,11 @@
 // router.cpp: every route of the identity service in one place.
 #include "auth/account_handlers.hpp"
+#include "auth/client_admin_handlers.hpp"
 #include "auth/context.hpp"
 #include "auth/kyc_handlers.hpp"
 #include "auth/me_handlers.hpp"
 #include "auth/mfa_handlers.hpp"
+#include "auth/suspension_handlers.hpp"
 
 namespace corebank::httpd::auth {
 
@@ -24,7 +26,8 @@ Route reactor(const char* method, const char* pattern, HttpResponse (*handler)(c
 constexpr const char* argon2_routes[][2] = {
     {"POST", "/auth/register"},        {"POST", "/auth/login"},        {"POST", "/auth/password/change"},
     {"POST", "/auth/password/reset"},  {"POST", "/auth/deactivate"},   {"POST", "/oauth/token"},
-    {"POST", "/oauth/introspect"},
+    {"POST", "/oauth/introspect"},     {"POST", "/admin/clients"},
+    {"POST", "/admin/clients/:clientId/rotate-secret"},
 };
 
 }  // namespace
@@ -62,6 +65,14 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("DELETE", "/auth/mfa/totp", handle_mfa_totp_disable, c));
     r.add(worker("POST", "/auth/mfa/totp/confirm", handle_mfa_totp_confirm, c));
     r.add(worker("POST", "/auth/mfa/recovery-codes", handle_mfa_recovery_codes, c));
+    r.add(worker("GET", "/admin/clients", handle_client_admin_list, c));
+    r.add(worker("POST", "/admin/clients", handle_client_admin_create, c));
+    r.add(worker("GET", "/admin/clients/:clientId", handle_client_admin_get, c));
+    r.add(worker("PATCH", "/admin/clients/:clientId", handle_client_admin_update, c));
+    r.add(worker("POST", "/admin/clients/:clientId/rotate-secret", handle_client_admin_rotate, c));
+    r.add(worker("POST", "/admin/clients/:clientId/disable", handle_client_admin_disable, c));
+    r.add(worker("POST", "/admin/users/:id/suspend", handle_user_suspend, c));
+    r.add(worker("POST", "/admin/users/:id/reinstate", handle_user_reinstate, c));
     r.add(worker("POST", "/oauth/token", handle_oauth_token, c));
     r.add(worker("POST", "/oauth/introspect", handle_introspect, c));
     r.add(worker("GET", "/.well-known/jwks.json", handle_jwks, c));
