@@ -38,8 +38,10 @@ constexpr const char lapse_same_sql[] =
     "WHERE operation = $1 AND entity_type = $2 AND entity_id = $3 AND status = 'PENDING' AND expires_at <= now()";
 
 constexpr const char insert_sql[] =
-    "INSERT INTO corebank.parked_changes (operation, entity_type, entity_id, payload, summary, maker_id, expires_at) "
-    "SELECT $1, $2, $3, $4::jsonb, $5, $6::uuid, now() + make_interval(hours => c.lapse_hours) "
+    "INSERT INTO corebank.parked_changes (operation, entity_type, entity_id, payload, summary, maker_id, expires_at, "
+    "                                     target_before) "
+    "SELECT $1, $2, $3, $4::jsonb, $5, $6::uuid, now() + make_interval(hours => c.lapse_hours), "
+    "       corebank_internal.parked_change_target($2, $3) "
     "FROM corebank.platform_config c "
     "ON CONFLICT DO NOTHING RETURNING id::text";
 
@@ -47,6 +49,13 @@ constexpr const char lock_sql[] =
     "SELECT p.operation, p.entity_type, p.entity_id, p.payload::text, p.maker_id::text, p.status, "
     "       p.expires_at <= now() "
     "FROM corebank.parked_changes p WHERE p.id = $1::uuid FOR UPDATE";
+
+// The target as it is now against the state recorded at parking (issue 15,
+// the approvals console); a change parked before 1.8 recorded none.
+constexpr const char target_unchanged_sql[] =
+    "SELECT p.target_before IS NULL "
+    "    OR p.target_before IS NOT DISTINCT FROM corebank_internal.parked_change_target(p.entity_type, p.entity_id) "
+    "FROM corebank.parked_changes p WHERE p.id = $1::uuid";
 
 constexpr const char approve_sql[] =
     "UPDATE corebank.parked_changes "
@@ -426,6 +435,13 @@ void approve(const std::string& change_id, const std::string& checker_id, const 
     const Change change = lock_pending(change_id, checker_id, "approve");
     const Operation* operation = find_operation(change.operation);
     if (operation == nullptr) fail(sqlstate_unprocessable, "unknown operation '" + change.operation + "'");
+    // The checker approves what was shown: a target changed since parking is a
+    // state conflict, and the raised error leaves the change PENDING.
+    CB_CHECK(spi::execute(target_unchanged_sql, {spi::Arg::text(change_id)}) == 1);
+    if (!spi::get_bool(0, 1).value()) {
+        fail(sqlstate_conflict, "the " + change.entity_type +
+                                    " changed since this change was parked; review the change again (it stays pending)");
+    }
     // Marked APPROVED first, so the applied entity renders as approved in the result.
     const std::uint64_t rows = spi::execute(approve_sql, {spi::Arg::text(change_id), spi::Arg::text(checker_id),
                                                           spi::Arg::text(comment)});

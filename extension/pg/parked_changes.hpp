@@ -19,7 +19,9 @@
 // expires_at CB422 "the change has lapsed" (readers already see it LAPSED;
 // parked_changes_lapse stores it, since a raised error rolls back any write);
 // checker = maker CB403 "the maker of a change cannot approve it" (and the
-// table's CHECK refuses it whoever writes). Locking: the change row is taken
+// table's CHECK refuses it whoever writes); on approval only, a target whose
+// state (parked_change_target) differs from the one recorded at parking CB409
+// (issue 15, the approvals console). Locking: the change row is taken
 // FOR UPDATE first, so two checkers cannot both decide it.
 #pragma once
 

@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank_internal.parked_change_json(change_id uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank_internal.parked_change_json(change_id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE
     AS $fn$
 BEGIN
@@ -9,7 +9,8 @@ BEGIN
                 'checkerId', p.checker_id, 'comment', p.comment, 'reason', p.reason, 'result', p.result,
                 'createdAt', corebank_internal.iso_utc(p.created_at),
                 'expiresAt', corebank_internal.iso_utc(p.expires_at),
-                'decidedAt', corebank_internal.iso_utc(p.decided_at))
+                'decidedAt', corebank_internal.iso_utc(p.decided_at),
+                'before', p.target_before)
             FROM corebank.parked_changes p
             WHERE p.id = parked_change_json.change_id);
 END
