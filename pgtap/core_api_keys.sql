@@ -6,7 +6,7 @@
 -- turns false past it). Method: create keys with known hashes and call
 -- authenticate as the tier's role.
 BEGIN;
-SELECT plan(20);
+SELECT plan(21);
 
 CREATE FUNCTION pg_temp.h(plaintext text) RETURNS bytea LANGUAGE sql IMMUTABLE
     AS $f$ SELECT sha256(convert_to(plaintext, 'UTF8')) $f$;
@@ -17,7 +17,7 @@ CREATE TEMP TABLE k AS
 SELECT is((SELECT r - 'id' - 'createdAt' FROM k),
           '{"service": "core", "name": "Admin key", "prefix": "cbk_abcd", "scopes": ["admin", "read", "write"],
             "callerId": null, "rateLimitPerMinute": 3, "status": "ACTIVE", "createdBy": null, "lastUsedAt": null,
-            "revokedAt": null}'::jsonb, 'an ApiKeyResponse (scopes sorted and distinct)');
+            "revokedAt": null, "expiresAt": null, "rotatedFrom": null}'::jsonb, 'an ApiKeyResponse (scopes sorted and distinct)');
 SELECT is((SELECT count(*) FROM corebank.api_keys WHERE key_hash = pg_temp.h('cbk_secret_1')), 1::bigint,
           'the key is stored by its hash');
 SELECT throws_ok($$SELECT corebank.core_api_key_create('core', 'Dup', ARRAY['read'], NULL, 10, pg_temp.h('cbk_secret_1'), 'cbk_x', NULL)$$,
@@ -49,7 +49,10 @@ SELECT is(corebank.core_api_key_authenticate(pg_temp.h('cbk_secret_1'), 'core') 
 RESET ROLE;
 SELECT is((SELECT sum(hits)::int FROM corebank.api_key_rate_counters), 5, 'every call was counted (4 + 1 events)');
 
--- Revoke.
+-- Revoke (a second admin key first: the last one cannot be revoked, see
+-- api_key_rotation.sql).
+SELECT ok(corebank.core_api_key_create('core', 'Admin 2', ARRAY['admin'], NULL, NULL, pg_temp.h('cbk_secret_2'), 'cbk_2', NULL) IS NOT NULL,
+          'a second admin key');
 SELECT is(corebank.core_api_key_revoke((SELECT (r ->> 'id')::uuid FROM k), NULL) ->> 'status', 'REVOKED', 'a key is revoked');
 SELECT is(corebank.core_api_key_authenticate(pg_temp.h('cbk_secret_1'), 'core'), NULL, 'a revoked key answers NULL');
 SELECT throws_ok($$SELECT corebank.core_api_key_revoke((SELECT (r ->> 'id')::uuid FROM k), NULL)$$, 'CB409',

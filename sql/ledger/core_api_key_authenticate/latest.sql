@@ -1,10 +1,10 @@
--- Hot path, once per request of every service. NULL for an unknown or
--- revoked key (or a key of another service). Counts the request in the
+-- Hot path, once per request of every service. NULL for an unknown, revoked
+-- or expired key (or a key of another service). Counts the request in the
 -- current minute: each backend adds to its own stripe (pid % 8), and the
 -- limit applies to the sum of the stripes, so it holds across tier processes
 -- without every request waiting on one counter row. last_used_at is written
 -- at most once a minute per key for the same reason.
-CREATE FUNCTION corebank.core_api_key_authenticate(key_hash bytea, service text) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_api_key_authenticate(key_hash bytea, service text) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -21,7 +21,7 @@ BEGIN
     SELECT a.id, a.scopes, a.caller_id, a.rate_limit_per_minute, a.last_used_at, a.name INTO k
     FROM corebank.api_keys a
     WHERE a.key_hash = core_api_key_authenticate.key_hash AND a.service = core_api_key_authenticate.service
-      AND a.status = 'ACTIVE';
+      AND a.status = 'ACTIVE' AND (a.expires_at IS NULL OR a.expires_at > now());
     IF NOT FOUND THEN
         RETURN NULL;
     END IF;

@@ -1,6 +1,7 @@
 -- The tier generates the key and passes only its SHA-256 and a short
 -- display prefix. actor may be NULL (the first key, made by the CLI). The
 -- limit defaults to limit_api_key_requests_per_minute_default() (core/limits.hpp).
+-- Audited (api_key_events, CREATED).
 CREATE OR REPLACE FUNCTION corebank.core_api_key_create(service text, name text, scopes text[], caller_id text,
                                              rate_limit_per_minute int, key_hash bytea, key_prefix text,
                                              actor uuid) RETURNS jsonb
@@ -48,6 +49,7 @@ BEGIN
     IF new_id IS NULL THEN
         PERFORM corebank_internal.fail('CB409', 'An API key with this hash already exists');
     END IF;
+    PERFORM corebank_internal.api_key_event_record(new_id, 'CREATED', actor, NULL, corebank_internal.api_key_json(new_id));
     RETURN corebank_internal.api_key_json(new_id);
 END
 $fn$;

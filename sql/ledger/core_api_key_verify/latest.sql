@@ -2,8 +2,8 @@
 -- core_api_key_authenticate's answer without counting the request or
 -- stamping last_used_at (the tier counts locally and flushes with
 -- core_api_key_usage_flush), plus the key's global count in the current
--- minute so that the tier starts from it. NULL for an unknown or revoked key
--- (or a key of another service).
+-- minute so that the tier starts from it. NULL for an unknown, revoked or
+-- expired key (or a key of another service).
 CREATE FUNCTION corebank.core_api_key_verify(key_hash bytea, service text) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -18,7 +18,7 @@ BEGIN
     SELECT a.id, a.scopes, a.caller_id, a.rate_limit_per_minute, a.name INTO k
     FROM corebank.api_keys a
     WHERE a.key_hash = core_api_key_verify.key_hash AND a.service = core_api_key_verify.service
-      AND a.status = 'ACTIVE';
+      AND a.status = 'ACTIVE' AND (a.expires_at IS NULL OR a.expires_at > now());
     IF NOT FOUND THEN
         RETURN NULL;
     END IF;
