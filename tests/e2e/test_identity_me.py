@@ -122,6 +122,16 @@ class EmailClaimTest(MeTestBase):
                                         "      OR position(convert_to(%s, 'UTF8') IN c.code_hash) > 0)",
                                         (user.id, code, code)), 0)
 
+    def test_confirming_the_registration_email_verifies_it_and_with_names_makes_basic(self):
+        # emailVerified is the one record of a verified contact, which KYC's BASIC reads.
+        user = cb.new_user(self.api, firstName="Ada", lastName="Lovelace")
+        self.assertEqual(self.claim(user, "email", user.email).status, 202)
+        resp = self.confirm(user, "email", code_in(cb.wait_for_mails(user.email)[0]))
+        self.assertEqual(resp.status, 200, resp)
+        self.assertEqual((resp.json["email"], resp.json["emailVerified"], resp.json["kycTier"]),
+                         (user.email, True, "BASIC"))
+        self.assertEqual(len(cb.mails_to(user.email)), 1, "no change notice: the email did not change")
+
     def test_claiming_another_accounts_email_is_409_and_writes_nothing(self):
         owner, claimant = cb.new_user(self.api), cb.new_user(self.api)
         resp = self.claim(claimant, "email", owner.email.upper())
