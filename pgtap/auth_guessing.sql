@@ -20,9 +20,9 @@ SELECT corebank.auth_client_create('guess-svc', pg_temp.hash(7), '{kyc:screen}',
 
 SELECT is(corebank.auth_client_auth_begin('guess-svc'),
           jsonb_build_object('outcome', 'proceed', 'clientId', 'guess-svc', 'status', 'ACTIVE',
-                             'scopes', '["kyc:screen"]'::jsonb,
+                             'scopes', '["kyc:screen"]'::jsonb, 'audiences', '[]'::jsonb,
                              'argon2', '{"m": 19456, "t": 2, "p": 1, "salt": "c2FsdHNhbHQ"}'::jsonb),
-          'begin answers the status, scopes and hash parameters (never the hash) of a client that is not locked');
+          'begin answers the status, scopes, audiences and hash parameters (never the hash) of a client that is not locked');
 SELECT is(corebank.auth_client_auth_finish('guess-svc', pg_temp.wrong_proof()), '{"outcome": "invalid"}'::jsonb,
           'wrong secret ' || n || ' answers invalid')
 FROM generate_series(1, 4) AS n;

@@ -24,7 +24,8 @@ SELECT is((SELECT (secret_hash, status, scopes) FROM corebank.auth_oauth_clients
           (pg_temp.hash(1), 'ACTIVE'::text, '{kyc:validate,kyc:screen}'::text[]),
           'the client is stored with its secret hash, status and scopes');
 SELECT is(corebank.auth_client_auth_begin('kyc-svc') - 'argon2',
-          '{"outcome": "proceed", "clientId": "kyc-svc", "status": "ACTIVE", "scopes": ["kyc:validate", "kyc:screen"]}'::jsonb,
+          '{"outcome": "proceed", "clientId": "kyc-svc", "status": "ACTIVE", "scopes": ["kyc:validate", "kyc:screen"],
+            "audiences": []}'::jsonb,
           'client authentication begins with its id, status and scopes');
 
 -- the grant
