@@ -17,7 +17,7 @@ CREATE TEMP TABLE other AS SELECT pg_temp.register('other@example.com', NULL, 'o
 
 -- me
 SELECT is(corebank.auth_me((SELECT id FROM u)) - ARRAY['id', 'createdAt'],
-          '{"email": "me@example.com", "phone": null, "firstName": "Test", "lastName": "User", "kycTier": "NONE", "roles": ["customer"], "status": "ACTIVE", "branchCode": null}'::jsonb,
+          '{"email": "me@example.com", "phone": null, "firstName": "Test", "lastName": "User", "kycTier": "NONE", "roles": ["customer"], "status": "ACTIVE", "branchCode": null, "emailVerified": false, "phoneVerified": false}'::jsonb,
           'auth_me answers the user object with status and branchCode');
 SELECT is(corebank.auth_me((SELECT id FROM u)) ->> 'createdAt' IS NOT NULL, true, 'auth_me includes createdAt');
 SELECT throws_ok($$SELECT corebank.auth_me(gen_random_uuid())$$, 'CB404', 'User not found', 'an unknown user is not found');
