@@ -8,7 +8,7 @@
 -- keys with known hashes, called as the tier's role; the overlap's end is
 -- reached by moving expires_at into the past as the owner.
 BEGIN;
-SELECT plan(44);
+SELECT plan(46);
 
 CREATE FUNCTION pg_temp.h(plaintext text) RETURNS bytea LANGUAGE sql IMMUTABLE
     AS $f$ SELECT sha256(convert_to(plaintext, 'UTF8')) $f$;
@@ -138,3 +138,12 @@ SELECT throws_ok($$SELECT corebank.core_api_key_revoke((SELECT id FROM ids WHERE
 SELECT is(corebank.core_api_key_revoke((SELECT id FROM ids WHERE name = 'app2'), NULL) ->> 'status', 'REVOKED',
           'an expired key can still be revoked');
 RESET ROLE;
+
+-- A changed expiry is announced to the tier processes like a revocation.
+SELECT ok((SELECT pg_get_triggerdef(t.oid) ILIKE '%old.expires_at%' FROM pg_trigger t
+           WHERE t.tgrelid = 'corebank.api_keys'::regclass AND t.tgname = 'api_keys_hot_path_update'),
+          'the update trigger notifies a changed expires_at');
+SELECT throws_ok($$UPDATE corebank.api_key_events SET event = 'UPDATED'$$, NULL, NULL, 'api_key_events is append-only');
+
+SELECT * FROM finish();
+ROLLBACK;

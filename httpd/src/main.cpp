@@ -28,6 +28,8 @@ void usage() {
                  "                 [--config FILE]\n"
                  "       corebankd routes\n"
                  "       corebankd key-create --service core|events|verify --scopes a,b [--name N] [--caller ID]\n"
+                 "       corebankd key-list [--service S] | key-rotate --id ID [--service S] [--overlap-seconds N]\n"
+                 "                 | key-revoke --id ID\n"
                  "       corebankd webhook-add --url URL | webhook-list | webhook-disable --id ID\n"
                  "       corebankd jobs [run] [--date D] [--job NAME] [--state S] [--size N] [--json]\n"
                  "       corebankd settings conf|markdown|pgtap | settings apply [--config FILE]\n";
@@ -111,6 +113,9 @@ int main(int argc, char** argv) {
     if (command == "staff-create") return run_staff_create(config, args);
     if (command == "client-create") return run_client_create(config, args);
     if (command == "key-create") return run_key_create(config, args);
+    if (command == "key-list") return run_key_list(config, args);
+    if (command == "key-rotate") return run_key_rotate(config, args);
+    if (command == "key-revoke") return run_key_revoke(config, args);
     if (command == "webhook-add") return run_webhook_add(config, args);
     if (command == "webhook-list") return run_webhook_list(config, args);
     if (command == "webhook-disable") return run_webhook_disable(config, args);
