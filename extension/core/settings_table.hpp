@@ -212,6 +212,12 @@ inline constexpr Setting data_key_file =
 /*---- core banking ----*/
 inline constexpr Setting policy_file = text("policy_file", core_banking, Side::tier, "policies/core_operations.json",
                                             "Which API-key scope and staff roles each operation needs.");
+inline constexpr Setting console_key_file =
+    text("console_key_file", core_banking, Side::tier, "",
+         "File holding the core API key the approvals console's API calls carry (/console/api); empty: the console's "
+         "API answers 503.",
+         "The tier reads it on each console call and attaches it server-side, so no key reaches the browser; the key "
+         "needs the write scope. [core-banking.md](core-banking.md), The approvals console.");
 inline constexpr Setting external_kyc_provider_mode =
     text("external_kyc_provider_mode", core_banking, Side::tier, "STUB",
          "External KYC checks: STUB (offline; contacts nothing, results labelled source=STUB).",
@@ -316,7 +322,8 @@ inline constexpr const Setting* all[] = {
     &login_rate_window_s, &reset_rate_limit, &reset_rate_window_s, &signing_key_rotation_days, &reset_link_base,
     &app_name,
     &mail_transport, &mail_dir, &smtp_url, &smtp_allow_plaintext, &mail_from, &data_key_file,
-    &policy_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes, &eod_runner_interval_s,
+    &policy_file, &console_key_file, &external_kyc_provider_mode, &auth_cache_ttl_ms, &posting_group_lanes,
+    &eod_runner_interval_s,
     &staff_mfa_roles,
     &verify_public_url, &verify_session_lifetime_s, &verify_client_token_ttl_s, &verify_image_bytes_max,
     &verify_check_provider, &verify_webhook_timeout_ms, &verify_webhook_backoff_base_s,

@@ -139,6 +139,7 @@ const std::vector<Entry>& entries() {
         string_entry(t::mail_from, &Config::mail_from),
         string_entry(t::data_key_file, &Config::data_key_file),
         string_entry(t::policy_file, &Config::policy_file),
+        string_entry(t::console_key_file, &Config::console_key_file),
         checked_entry(t::external_kyc_provider_mode,
                       [](Config& c, const std::string& k, const std::string& v) {
                           std::string mode;
@@ -340,6 +341,7 @@ Config load_config(const std::string& path, const std::map<std::string, std::str
     config.mail_dir = resolve_path(dir, config.mail_dir);
     config.data_key_file = resolve_path(dir, config.data_key_file);
     config.policy_file = resolve_path(dir, config.policy_file);
+    config.console_key_file = resolve_path(dir, config.console_key_file);
     if (config.verify_webhook_backoff_max_s < config.verify_webhook_backoff_base_s)
         throw std::runtime_error("config: verify_webhook_backoff_max_s must be at least verify_webhook_backoff_base_s");
     for (const auto& name : config.event_platforms_inactive)

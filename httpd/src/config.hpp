@@ -71,6 +71,7 @@ struct Config {
     std::string data_key_file{settings_table::data_key_file.default_text};
     // core banking
     std::string policy_file{settings_table::policy_file.default_text};
+    std::string console_key_file{settings_table::console_key_file.default_text};
     // External KYC checks' provider (01-core-banking.md): only the offline STUB exists.
     std::string external_kyc_provider_mode{settings_table::external_kyc_provider_mode.default_text};
     int auth_cache_ttl_ms = settings_table::auth_cache_ttl_ms.default_integer;

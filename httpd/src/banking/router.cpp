@@ -8,6 +8,7 @@
 #include "banking/staff/handlers.hpp"
 #include "banking/platform_info.hpp"
 #include "banking/statements.hpp"
+#include "console/console.hpp"
 
 namespace corebank::httpd::core_banking {
 
@@ -178,6 +179,8 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("POST", "/v1/staff/roles", staff_role_create, c));
     r.add(worker("PUT", "/v1/staff/roles/:roleKey", staff_role_update, c));
     add_deposit_routes(r, c);
+    // the approvals console (issue 15): its page and the approvals through the console's key
+    console::add_routes(r, c);
     return r;
 }
 
