@@ -14,13 +14,15 @@ import subprocess
 import threading
 import time
 import unittest
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import cbclient as cb
 import corebanking as C
 
 THREADS = 4
 PATH = "/v1/branches"
+# The usage flush runs once a second (HotPath::flush_interval_ms); the cache lives 2 s.
+EXPIRED_WITHIN_S = 1.5
 
 
 def setUpModule():
@@ -216,6 +218,27 @@ class UpdateTest(unittest.TestCase):
                 else:
                     cb.assert_error(resp, status, ("BAD_REQUEST", "VALIDATION_ERROR"))
                 self.assertEqual(key_state(key["id"]), before)
+
+    def test_an_expiry_reached_by_the_clock_acts_within_about_a_second(self):
+        """A key cached just before its expiresAt is refused about a second after it, not a cache lifetime (2 s) later."""
+        key = C.new_key(["read"], rate=1_000_000)
+        api = C.Core(key["key"], validate=False)
+        expires = datetime.now(timezone.utc) + timedelta(seconds=3)
+        C.ok(self.admin.put(f"/v1/api-keys/{key['id']}",
+                            json_body={"expiresAt": expires.strftime("%Y-%m-%dT%H:%M:%S.%fZ")}))
+        while datetime.now(timezone.utc) < expires - timedelta(seconds=0.1):
+            time.sleep(0.02)
+        C.ok(api.get(PATH))  # the answer is cached now, for up to auth_cache_ttl_ms (2 s)
+        while True:
+            status = api.get(PATH).status
+            late = (datetime.now(timezone.utc) - expires).total_seconds()
+            if status == 401:
+                break
+            self.assertEqual(status, 200)
+            self.assertLess(late, 3.0, "the expired key is still accepted")
+            time.sleep(0.05)
+        self.assertLessEqual(late, EXPIRED_WITHIN_S,
+                             f"refused {late:.2f} s after expiresAt; the usage flush announces an expired key")
 
     def test_an_expired_key_is_refused_and_stays_expired(self):
         """A key past its expiry is 401 like a revoked one, listed EXPIRED, and PUT cannot revive it (409)."""

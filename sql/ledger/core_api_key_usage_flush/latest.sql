@@ -6,6 +6,7 @@
 -- (at most once a minute per key), and answers the global count of each
 -- (key, minute) after the flush, as a jsonb array in the order of the input.
 -- A count of 0 only reads the total back. No request of a key waits on this.
+-- Announces the expired keys among them (below).
 CREATE FUNCTION corebank.core_api_key_usage_flush(key_ids uuid[], window_starts timestamptz[], counts int[])
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -42,6 +43,13 @@ BEGIN
     WHERE a.id IN (SELECT b.id FROM unnest(core_api_key_usage_flush.key_ids, core_api_key_usage_flush.counts)
                                      AS b(id, n) WHERE b.n > 0)
       AND (a.last_used_at IS NULL OR a.last_used_at < now() - interval '1 minute');
+    -- A key this process used whose expiry has passed was accepted from a
+    -- cached answer (an expiry reached by the clock is no row change, so no
+    -- trigger announced it): announce it now, so that every process drops it
+    -- within a flush interval of its expiresAt instead of a cache lifetime.
+    PERFORM pg_notify('corebank_hot_path', 'api_key:' || a.id::text)
+    FROM corebank.api_keys a
+    WHERE a.id = ANY (core_api_key_usage_flush.key_ids) AND a.status = 'ACTIVE' AND a.expires_at <= now();
     SELECT coalesce(jsonb_agg(coalesce((SELECT sum(c.hits) FROM corebank.api_key_rate_counters c
                                         WHERE c.api_key_id = b.id
                                           AND c.window_start = date_trunc('minute', b.window_at)), 0)
