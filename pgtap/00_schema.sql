@@ -291,7 +291,10 @@ SELECT set_eq(
       'corebank.verify_webhook_claim(integer,integer)',
       'corebank.verify_webhook_done(uuid,boolean,integer,text,integer,integer,integer)',
       'corebank.core_staff_permissions_list()', 'corebank.core_staff_roles_list()',
-      'corebank.core_staff_role_create(jsonb,uuid)', 'corebank.core_staff_role_update(text,jsonb,uuid)'],
+      'corebank.core_staff_role_create(jsonb,uuid)', 'corebank.core_staff_role_update(text,jsonb,uuid)',
+      'corebank.core_staff_identities_list()', 'corebank.core_staff_identity_create(jsonb,uuid,bytea)',
+      'corebank.core_staff_identity_update(text,jsonb,uuid)', 'corebank.core_staff_branch_get(uuid)',
+      'corebank.core_staff_branch_set(uuid,jsonb,uuid)'],
     'corebank_app can execute exactly the API functions');
 
 SELECT is((SELECT count(*) FROM pg_proc p

@@ -199,6 +199,8 @@ int run_server(const Config& config) {
         banking->verifier = context->verifier;
         banking->openapi_document = openapi_core_document();
         banking->statement_cursor_key = core_banking::statement_cursor_key(context->data_key);
+        banking->data_key = context->data_key;
+        banking->wake_mail_sender = context->wake_mail_sender;
         banking->transfer_group = core_banking::make_transfer_posting_group(config.posting_group_lanes);
         // The hot path (docs/design/hot-path.md): caches evicted by the
         // database's notifications, bypassed until the listener is subscribed.

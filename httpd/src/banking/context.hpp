@@ -3,6 +3,7 @@
 // process would need.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -35,6 +36,11 @@ struct Context {
     // Seals statement cursors (banking/deposits/statement_cursor.hpp): 32
     // bytes derived from the data key, the same in every tier process.
     std::string statement_cursor_key;
+    // The data key (32 bytes) and a way to wake the mail sender: a staff
+    // identity's set-password mail is sealed and queued as the identity
+    // service's reset mail is (banking/staff/identities_handlers.cpp).
+    std::string data_key;
+    std::function<void()> wake_mail_sender = [] {};
 };
 
 // Who is calling: the application (API key) and, when the operation records

@@ -6,6 +6,7 @@
 #include "banking/ledger/handlers.hpp"
 #include "banking/operations/handlers.hpp"
 #include "banking/staff/handlers.hpp"
+#include "banking/staff/identities_handlers.hpp"
 #include "banking/platform_info.hpp"
 #include "banking/statements.hpp"
 #include "console/console.hpp"
@@ -178,6 +179,12 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("GET", "/v1/staff/roles", staff_roles_list, c));
     r.add(worker("POST", "/v1/staff/roles", staff_role_create, c));
     r.add(worker("PUT", "/v1/staff/roles/:roleKey", staff_role_update, c));
+    // staff identities and their branch
+    r.add(worker("GET", "/v1/staff/identities", staff_identities_list, c));
+    r.add(worker("POST", "/v1/staff/identities", staff_identity_create, c));
+    r.add(worker("PUT", "/v1/staff/identities/:username", staff_identity_update, c));
+    r.add(worker("GET", "/v1/staff/identities/:id/branch", staff_branch_get, c));
+    r.add(worker("PUT", "/v1/staff/identities/:id/branch", staff_branch_update, c));
     add_deposit_routes(r, c);
     // the approvals console (issue 15): its page and the approvals through the console's key
     console::add_routes(r, c);
