@@ -6,15 +6,16 @@
 // and api_key_events records the database user instead.
 #include <iostream>
 #include <map>
-#include <regex>
 #include <stdexcept>
 
 #include "admin_commands.hpp"
 #include "banking/api_key_rotation.hpp"
 #include "banking/api_key_validation.hpp"
 #include "db.hpp"
+#include "cli_flags.hpp"
 #include "db_errors.hpp"
 #include "json_util.hpp"
+#include "query_params.hpp"
 
 namespace corebank::httpd {
 
@@ -23,38 +24,9 @@ namespace {
 const Statement list_statement{"core_api_keys_list", "SELECT corebank.core_api_keys_list($1)::text", 1};
 const Statement revoke_statement{"core_api_key_revoke", "SELECT corebank.core_api_key_revoke($1::uuid, NULL)::text", 1};
 
-std::map<std::string, std::string> flags_of(const std::vector<std::string>& args, const std::vector<std::string>& allowed) {
-    std::map<std::string, std::string> out;
-    for (std::size_t i = 0; i < args.size(); i += 2) {
-        bool known = false;
-        for (const auto& a : allowed) known = known || args[i] == "--" + a;
-        if (!known) throw std::runtime_error("unknown option " + args[i]);
-        if (i + 1 >= args.size()) throw std::runtime_error(args[i] + " needs a value");
-        out[args[i].substr(2)] = args[i + 1];
-    }
-    return out;
-}
-
-int refuse(const std::string& message) {
-    std::cerr << "corebankd: " << message << "\n";
-    return 2;
-}
-
-template <typename Body>
-int guarded(Body body) {
-    try {
-        return body();
-    } catch (const DbError& e) {
-        return refuse(api_error_from_db(e).what());
-    } catch (const std::exception& e) {
-        return refuse(e.what());
-    }
-}
-
-bool is_uuid(const std::string& text) {
-    static const std::regex uuid(R"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})");
-    return std::regex_match(text, uuid);
-}
+using cli::flags_of;
+using cli::guarded;
+using cli::refuse;
 
 bool is_service(const std::string& text) { return text == "core" || text == "events" || text == "verify"; }
 
@@ -78,7 +50,7 @@ int run_key_rotate(const Config& config, const std::vector<std::string>& args) {
     return guarded([&] {
         const auto flags = flags_of(args, {"id", "service", "overlap-seconds"});
         if (!flags.count("id")) return refuse("usage: key-rotate --id ID [--service S] [--overlap-seconds N]");
-        if (!is_uuid(flags.at("id"))) return refuse("--id must be a UUID");
+        if (!is_uuid_text(flags.at("id"))) return refuse("--id must be a UUID");
         const std::string service = flags.count("service") ? flags.at("service") : "core";
         if (!is_service(service)) return refuse("--service must be core, events or verify");
         std::optional<std::int64_t> overlap;
@@ -104,7 +76,7 @@ int run_key_revoke(const Config& config, const std::vector<std::string>& args) {
     return guarded([&] {
         const auto flags = flags_of(args, {"id"});
         if (!flags.count("id")) return refuse("usage: key-revoke --id ID");
-        if (!is_uuid(flags.at("id"))) return refuse("--id must be a UUID");
+        if (!is_uuid_text(flags.at("id"))) return refuse("--id must be a UUID");
         Db db(config.database_url, {});
         std::cout << db.exec(revoke_statement, {flags.at("id")}).scalar().value_or("") << "\n";
         return 0;

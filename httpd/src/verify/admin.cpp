@@ -13,6 +13,7 @@
 #include "admin_commands.hpp"
 #include "data_key.hpp"
 #include "db.hpp"
+#include "cli_flags.hpp"
 #include "db_errors.hpp"
 #include "json_util.hpp"
 #include "pg/verify_rules.hpp"
@@ -25,33 +26,9 @@ namespace corebank::httpd {
 
 namespace {
 
-std::map<std::string, std::string> flags_of(const std::vector<std::string>& args, const std::vector<std::string>& allowed) {
-    std::map<std::string, std::string> out;
-    for (std::size_t i = 0; i < args.size(); i += 2) {
-        bool known = false;
-        for (const auto& a : allowed) known = known || args[i] == "--" + a;
-        if (!known) throw std::runtime_error("unknown option " + args[i]);
-        if (i + 1 >= args.size()) throw std::runtime_error(args[i] + " needs a value");
-        out[args[i].substr(2)] = args[i + 1];
-    }
-    return out;
-}
-
-int refuse(const std::string& message) {
-    std::cerr << "corebankd: " << message << "\n";
-    return 2;
-}
-
-template <typename Body>
-int guarded(Body body) {
-    try {
-        return body();
-    } catch (const DbError& e) {
-        return refuse(api_error_from_db(e).what());
-    } catch (const std::exception& e) {
-        return refuse(e.what());
-    }
-}
+using cli::flags_of;
+using cli::guarded;
+using cli::refuse;
 
 }  // namespace
 
