@@ -215,7 +215,7 @@ inline constexpr Setting policy_file = text("policy_file", core_banking, Side::t
 inline constexpr Setting console_key_file =
     text("console_key_file", core_banking, Side::tier, "",
          "File holding the core API key the approvals console's API calls carry (/console/api); empty: the console's "
-         "API answers 503.",
+         "API answers 404.",
          "The tier reads it on each console call and attaches it server-side, so no key reaches the browser; the key "
          "needs the write scope. [core-banking.md](core-banking.md), The approvals console.");
 inline constexpr Setting external_kyc_provider_mode =

@@ -7,7 +7,7 @@ sees it applied; rejects another only with a reason; a teller sees no
 approve on their own change, and a forced approval through the console's API
 is 403 from the database; no request the page makes carries an API key. The
 page and its assets carry the strict CSP, nosniff and no-store; the console's
-API answers 401 without a staff token, 4xx on bad input, and 503 on a server
+API answers 401 without a staff token, 4xx on bad input, and 404 on a server
 with no console_key_file.
 Method: the suite's server has no console key, so this module starts its own
 corebankd on the same database with console_key_file naming a write key made
@@ -175,12 +175,13 @@ class ConsoleHttpTest(unittest.TestCase):
         self.assertEqual(resp.status, 401, resp)
         self.assertEqual(C.ok(C.Core(C.admin_key()).get(f"/v1/approvals/{change_id}"))["status"], "PENDING")
 
-    def test_a_server_without_console_key_answers_503(self):
-        """The suite's own server names no console_key_file: its console API is 503, the page still loads."""
+    def test_a_server_without_console_key_answers_404(self):
+        """The suite's own server names no console_key_file: its console API is 404 (off), the page still loads."""
         suite = cb.HttpClient(C.CORE_URL)
         self.assertEqual(suite.get("/console/").status, 200)
         resp = suite.get("/console/api/approvals", headers={"Authorization": f"Bearer {self.supervisor.token}"})
-        self.assertEqual(resp.status, 503, resp)
+        self.assertEqual(resp.status, 404, resp)
+        self.assertIn("not enabled", resp.json["message"])
 
 
 @unittest.skipUnless(os.access(CHROMIUM, os.X_OK), f"{CHROMIUM} is not installed (Debian package chromium)")

@@ -31,10 +31,14 @@ constexpr long login_timeout_ms = 15'000;
 constexpr std::size_t login_answer_bytes_max = 64 * 1024;
 
 // Read on each call, so a rotated key acts without a restart (a small file).
+// No console_key_file: the console is off on this server, 404 (a 5xx would
+// say the server failed). Named but unreadable or empty: 503, the
+// operator's mistake.
 std::string console_key(const Context& context) {
+    if (context.config.console_key_file.empty())
+        throw ApiError{404, "NOT_FOUND", "The approvals console is not enabled on this server (console_key_file)"};
     const ApiError unconfigured{503, "SERVICE_UNAVAILABLE",
-                                "The approvals console is not configured (console_key_file)"};
-    if (context.config.console_key_file.empty()) throw unconfigured;
+                                "The approvals console's key file is missing or empty (console_key_file)"};
     std::ifstream file(context.config.console_key_file, std::ios::binary);
     std::string key(key_file_bytes_max, '\0');
     file.read(key.data(), static_cast<std::streamsize>(key.size()));
