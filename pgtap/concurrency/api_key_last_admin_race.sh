@@ -23,52 +23,33 @@ CONNINFO=${1:?usage: $0 CONNINFO}
 
 PYTHON=python3
 python3 -c 'import psycopg2' 2>/dev/null || PYTHON=/usr/bin/python3
-exec "$PYTHON" - "$CONNINFO" <<'PY'
-import hashlib
+exec "$PYTHON" - "$CONNINFO" "$(dirname "$0")" <<'PY'
 import sys
-import threading
-import time
+
+sys.path.insert(0, sys.argv[2])
+import hashlib
 import uuid
 
 import psycopg2
 
-CONNINFO = sys.argv[1]
-WAIT_S = 2.0
-failed = False
+from race_support import Race
 
-
-def check(description, have, want):
-    global failed
-    if have == want:
-        print(f"ok      {description}")
-    else:
-        print(f"NOT OK  {description}: have {have!r}, want {want!r}")
-        failed = True
-
-
-def connect(autocommit=True):
-    conn = psycopg2.connect(CONNINFO)
-    conn.autocommit = autocommit
-    return conn
+race = Race(sys.argv[1])
 
 
 def admin_key(conn, tag):
     digest = hashlib.sha256(f"last admin race {tag} {uuid.uuid4()}".encode()).digest()
-    with conn.cursor() as cur:
-        cur.execute("SELECT corebank.core_api_key_create('core', %s, ARRAY['admin'], NULL, NULL, %s, 'cbk_race', NULL) ->> 'id'",
-                    (f"race {tag}", psycopg2.Binary(digest)))
-        return cur.fetchone()[0]
+    return race.one(conn, "SELECT corebank.core_api_key_create('core', %s, ARRAY['admin'], NULL, NULL, %s, "
+                          "'cbk_race', NULL) ->> 'id'", (f"race {tag}", psycopg2.Binary(digest)))
 
 
 def status(conn, key_id):
-    with conn.cursor() as cur:
-        cur.execute("SELECT e ->> 'status' FROM jsonb_array_elements(corebank.core_api_keys_list('core')) e "
-                    "WHERE e ->> 'id' = %s", (key_id,))
-        return cur.fetchone()[0]
+    return race.one(conn, "SELECT e ->> 'status' FROM jsonb_array_elements(corebank.core_api_keys_list('core')) e "
+                          "WHERE e ->> 'id' = %s", (key_id,))
 
 
-def race(round_name, second_sql):
-    setup = connect()
+def round_of(round_name, second_sql):
+    setup = race.connect()
     key1, key2 = admin_key(setup, "one"), admin_key(setup, "two")
     # Every other valid core key goes, through the API (allowed: key 1 and
     # key 2 remain), so that these two are the last admin keys.
@@ -76,42 +57,23 @@ def race(round_name, second_sql):
         cur.execute("SELECT corebank.core_api_key_revoke((e ->> 'id')::uuid, NULL) "
                     "FROM jsonb_array_elements(corebank.core_api_keys_list('core')) e "
                     "WHERE e ->> 'status' = 'ACTIVE' AND e ->> 'id' NOT IN (%s, %s)", (key1, key2))
-
-    a = connect(autocommit=False)
-    with a.cursor() as cur:
-        cur.execute("SELECT corebank.core_api_key_revoke(%s, NULL) ->> 'status'", (key1,))
-        check(f"{round_name}: A revokes key 1 (one other admin key is valid)", cur.fetchone()[0], "REVOKED")
-
-    outcome = {}
-
-    def second():
-        b = connect()
-        try:
-            with b.cursor() as cur:
-                cur.execute(second_sql, (key2,))
-                outcome["result"] = cur.fetchone()[0]
-        except psycopg2.Error as error:
-            outcome["error"] = error.pgcode
-        finally:
-            b.close()
-
-    thread = threading.Thread(target=second)
-    thread.start()
-    time.sleep(WAIT_S)
-    check(f"{round_name}: B waits while A's revocation is open", thread.is_alive(), True)
-    a.commit()
-    a.close()
-    thread.join(30)
-    check(f"{round_name}: B is refused 422 once A has committed", outcome, {"error": "CB422"})
-    check(f"{round_name}: key 2 is still ACTIVE", status(setup, key2), "ACTIVE")
-    check(f"{round_name}: key 1 is REVOKED", status(setup, key1), "REVOKED")
+    ended = race.held_then_second("SELECT corebank.core_api_key_revoke(%s, NULL) ->> 'status'", (key1,),
+                                  second_sql, (key2,))
+    race.check(f"{round_name}: A revokes key 1 (one other admin key is valid)", ended["first"], "REVOKED")
+    race.check(f"{round_name}: B waits while A's revocation is open", ended["waited"], True)
+    race.check(f"{round_name}: B is refused 422 once A has committed", (ended["result"], ended["error_code"]),
+               (None, "CB422"))
+    race.check(f"{round_name}: key 2 is still ACTIVE", status(setup, key2), "ACTIVE")
+    race.check(f"{round_name}: key 1 is REVOKED", status(setup, key1), "REVOKED")
     setup.close()
 
 
-race("revoke vs revoke", "SELECT corebank.core_api_key_revoke(%s, NULL) ->> 'status'")
-race("revoke vs shortened expiry",
-     "SELECT corebank.core_api_key_update(%s, 'core', NULL, NULL, true, now() + interval '1 hour', NULL) ->> 'status'")
+def rounds():
+    round_of("revoke vs revoke", "SELECT corebank.core_api_key_revoke(%s, NULL) ->> 'status'")
+    round_of("revoke vs shortened expiry",
+             "SELECT corebank.core_api_key_update(%s, 'core', NULL, NULL, true, now() + interval '1 hour', NULL) "
+             "->> 'status'")
 
-print("FAIL" if failed else "PASS")
-sys.exit(1 if failed else 0)
+
+race.run(rounds)
 PY

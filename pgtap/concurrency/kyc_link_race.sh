@@ -27,54 +27,24 @@ CONNINFO=${1:?usage: $0 CONNINFO}
 
 PYTHON=python3
 python3 -c 'import psycopg2' 2>/dev/null || PYTHON=/usr/bin/python3
-exec "$PYTHON" - "$CONNINFO" <<'PY'
-import base64
+exec "$PYTHON" - "$CONNINFO" "$(dirname "$0")" <<'PY'
+import sys
+
+sys.path.insert(0, sys.argv[2])
 import hashlib
 import json
-import sys
-import threading
-import time
 import uuid
 
 import psycopg2
 
-CONNINFO = sys.argv[1]
-WAIT_S = 2.0          # the waiting side must still be waiting after this long
-failed = False
+from race_support import Race, phc, sha256_bytea as h
 
-
-def check(description, have, want):
-    global failed
-    if have == want:
-        print(f"ok      {description}")
-    else:
-        print(f"NOT OK  {description}: have {have!r}, want {want!r}")
-        failed = True
-
-
-def h(text):
-    return psycopg2.Binary(hashlib.sha256(text.encode()).digest())
+race = Race(sys.argv[1])
+one = race.one
 
 
 def sealed(text):
     return psycopg2.Binary(b"\x01" + hashlib.sha256(text.encode()).digest())
-
-
-def phc(n):
-    raw = hashlib.sha256(f"kyc race {n}".encode()).digest()
-    return "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$" + base64.b64encode(raw).decode().rstrip("=")
-
-
-def connect():
-    conn = psycopg2.connect(CONNINFO)
-    conn.autocommit = True
-    return conn
-
-
-def one(conn, sql, args=()):
-    with conn.cursor() as cur:
-        cur.execute(sql, args)
-        return cur.fetchone()[0]
 
 
 def staff(conn, tag, role):
@@ -107,8 +77,8 @@ CHECKS = json.dumps([{"type": "liveness", "status": "pass", "score": 0.9},
                      {"type": "document", "status": "pass", "score": 0.9}])
 
 
-def race(round_name, link_first):
-    setup = connect()
+def round_of(round_name, link_first):
+    setup = race.connect()
     tag = f"{round_name.replace(' ', '-')}-{uuid.uuid4().hex[:8]}"
     teller, supervisor = staff(setup, tag, "teller"), staff(setup, tag, "supervisor")
     user, session, token = session_ready(setup, tag)
@@ -117,52 +87,24 @@ def race(round_name, link_first):
                                 "dateOfBirth": "1990-04-02", "nationalId": "N-" + tag}), teller))
     change = one(setup, "SELECT corebank.core_customers_kyc_identity_link_request(%s, %s, %s) ->> 'id'",
                  (customer, json.dumps({"userId": user}), teller))
-    link_sql, link_args = "SELECT corebank.core_approval_approve(%s, %s, NULL)", (change, supervisor)
-    finish_sql, finish_args = FINISH, (session, h(token), "submit-" + tag, CHECKS)
-    first_sql, first_args, second_sql, second_args = (
-        (link_sql, link_args, finish_sql, finish_args) if link_first else (finish_sql, finish_args, link_sql, link_args))
-
-    holder = psycopg2.connect(CONNINFO)
-    holder.autocommit = False
-    with holder.cursor() as cur:
-        cur.execute(first_sql, first_args)
-    outcome = {}
-
-    def second():
-        conn = connect()
-        try:
-            with conn.cursor() as cur:
-                cur.execute(second_sql, second_args)
-            outcome["done_at"] = time.monotonic()
-        except Exception as error:  # reported below as a failed check
-            outcome["error"] = repr(error)
-        finally:
-            conn.close()
-
-    worker = threading.Thread(target=second)
-    worker.start()
-    time.sleep(WAIT_S)
-    check(f"{round_name}: the second transaction waits for the first", "done_at" in outcome, False)
-    committed_at = time.monotonic()
-    holder.commit()
-    holder.close()
-    worker.join(30)
-    check(f"{round_name}: the second transaction finished without error", outcome.get("error"), None)
-    check(f"{round_name}: the second transaction finished after the first committed",
-          outcome.get("done_at", 0) >= committed_at, True)
-    check(f"{round_name}: the user is STANDARD",
-          one(setup, "SELECT corebank.auth_kyc_get(%s) ->> 'kycTier'", (user,)), "STANDARD")
-    check(f"{round_name}: the customer is VERIFIED by the session's check",
-          one(setup, "SELECT corebank.core_customers_get(%s) ->> 'kycStatus'", (customer,)), "VERIFIED")
+    link = ("SELECT corebank.core_approval_approve(%s, %s, NULL)", (change, supervisor))
+    finish = (FINISH, (session, h(token), "submit-" + tag, CHECKS))
+    first, second = (link, finish) if link_first else (finish, link)
+    ended = race.held_then_second(*first, *second)
+    race.check(f"{round_name}: the second transaction waits for the first", ended["waited"], True)
+    race.check(f"{round_name}: the second transaction finished without error", ended["error"], None)
+    race.check(f"{round_name}: the second transaction finished after the first committed", ended["after_commit"], True)
+    race.check(f"{round_name}: the user is STANDARD",
+               one(setup, "SELECT corebank.auth_kyc_get(%s) ->> 'kycTier'", (user,)), "STANDARD")
+    race.check(f"{round_name}: the customer is VERIFIED by the session's check",
+               one(setup, "SELECT corebank.core_customers_get(%s) ->> 'kycStatus'", (customer,)), "VERIFIED")
     setup.close()
 
 
-try:
-    race("link first", True)
-    race("decision first", False)
-except Exception as error:
-    print(f"NOT OK  the race could not run: {error!r}")
-    failed = True
-print("FAIL" if failed else "PASS")
-sys.exit(1 if failed else 0)
+def rounds():
+    round_of("link first", True)
+    round_of("decision first", False)
+
+
+race.run(rounds)
 PY
