@@ -89,7 +89,7 @@ SELECT set_eq(
       'corebank.auth_sessions_list(uuid)',
       'corebank.auth_kyc_get(uuid)',
       'corebank.auth_me_update(uuid,text,text)',
-      'corebank.auth_contact_claim_start(uuid,text,text,bytea)',
+      'corebank.auth_contact_claim_start(uuid,text,text,bytea,bytea,text,text)',
       'corebank.auth_contact_claim_confirm(uuid,text,bytea)',
       'corebank.auth_kyc_session_start(uuid,text,bytea,uuid,text,bytea,bytea,integer,integer)',
       'corebank.auth_client_auth_begin(text)',

@@ -7,12 +7,16 @@
 -- claiming a value another account holds is CB409 at the claim and again at
 -- the confirmation (two users' claims for one email: the second
 -- confirmation loses); emailVerified has one record, set by a confirmed
--- claim or a followed reset link (which E's BASIC rule also reads).
+-- claim or a followed reset link (which E's BASIC rule also reads). A claim
+-- needs the re-entered password (and a TOTP or recovery code when TOTP is
+-- enabled), checked in the claim's own call: without it or with a wrong one
+-- no claim is written and a wrong one is a counted failed login (the 5th
+-- locks). auth_maintenance drops claims closed for more than 7 days.
 -- Method: call the API functions as the tier does, with a made-up 32-byte
 -- hash standing for the tier's HMAC of a code; expire and inspect rows
 -- directly. The race between two sessions is pgtap/concurrency/contact_claim_race.sh.
 BEGIN;
-SELECT plan(49);
+SELECT plan(77);
 \ir helpers/identity.sql
 
 -- The tier's HMAC of a code for a user and kind (any 32 bytes will do: the
@@ -29,9 +33,26 @@ CREATE FUNCTION pg_temp.person(email text, phone text DEFAULT NULL, first_name t
     VALUES (email, phone, pg_temp.hash(0), first_name, last_name) RETURNING id
 $f$;
 
+-- A claim with the right password (every person has pg_temp.hash(0)), or
+-- with the proof and factor code given.
 CREATE FUNCTION pg_temp.claim(user_id uuid, kind text, value text, code text) RETURNS jsonb
     LANGUAGE sql
-    AS $f$ SELECT corebank.auth_contact_claim_start(user_id, kind, value, pg_temp.ch(user_id, kind, code)) $f$;
+    AS $f$
+    SELECT corebank.auth_contact_claim_start(user_id, kind, value, pg_temp.ch(user_id, kind, code), pg_temp.proof(0),
+                                             NULL, '192.0.2.7')
+$f$;
+CREATE FUNCTION pg_temp.claim_with(user_id uuid, value text, proof bytea, factor text DEFAULT NULL) RETURNS jsonb
+    LANGUAGE sql
+    AS $f$
+    SELECT corebank.auth_contact_claim_start(user_id, 'email', value, pg_temp.ch(user_id, 'email', '999999'), proof,
+                                             factor, '192.0.2.7')
+$f$;
+CREATE FUNCTION pg_temp.claims_of(user_id uuid) RETURNS int
+    LANGUAGE sql
+    AS $f$ SELECT count(*)::int FROM corebank.auth_contact_claims c WHERE c.user_id = claims_of.user_id $f$;
+CREATE FUNCTION pg_temp.failures_of(user_id uuid) RETURNS int
+    LANGUAGE sql
+    AS $f$ SELECT failed_attempts FROM corebank.auth_users u WHERE u.id = failures_of.user_id $f$;
 
 CREATE FUNCTION pg_temp.confirm(user_id uuid, kind text, code text) RETURNS jsonb
     LANGUAGE sql
@@ -170,6 +191,83 @@ SELECT is(pg_temp.claim((SELECT cat FROM u), 'phone', '+263771000078', '202020')
           'the 6th claim in an hour: rateLimited');
 SELECT is((SELECT count(*)::int FROM corebank.auth_contact_claims WHERE user_id = (SELECT cat FROM u)), 5,
           'the refused claims wrote nothing');
+
+-- The re-entered password: checked before the value is even looked at.
+CREATE TEMP TABLE r AS SELECT
+    pg_temp.person('eve@claims.test') AS eve,
+    pg_temp.person('fay@claims.test') AS fay,
+    pg_temp.person('gus@claims.test') AS gus;
+GRANT SELECT ON r TO PUBLIC;
+SELECT is(pg_temp.claim_with((SELECT eve FROM r), 'eve.new@claims.test', pg_temp.wrong_proof()),
+          '{"outcome": "invalid"}'::jsonb, 'a wrong password: invalid');
+SELECT is(pg_temp.claims_of((SELECT eve FROM r)), 0, 'a wrong password writes no claim');
+SELECT is(pg_temp.failures_of((SELECT eve FROM r)), 1, 'a wrong password is a counted failed login');
+SELECT is((SELECT detail ->> 'reason' FROM corebank.auth_audit WHERE user_id = (SELECT eve FROM r) AND event = 'login_failed'),
+          'reentered_password', 'and audited as login_failed');
+SELECT is(pg_temp.claim_with((SELECT eve FROM r), 'ann.new@claims.test', pg_temp.wrong_proof()),
+          '{"outcome": "invalid"}'::jsonb, 'without the password, another account''s value is not told (no 409)');
+SELECT throws_ok($$SELECT pg_temp.claim_with((SELECT eve FROM r), 'eve.new@claims.test', NULL)$$, 'CBV00', NULL,
+                 'no password proof is CBV00');
+SELECT throws_ok($$SELECT pg_temp.claim_with((SELECT eve FROM r), 'eve.new@claims.test', '\x00'::bytea)$$, 'CBV00', NULL,
+                 'a proof that is not 32 bytes is CBV00');
+SELECT is(pg_temp.failures_of((SELECT eve FROM r)), 2, 'a refused proof shape counts nothing');
+SELECT is(pg_temp.claims_of((SELECT eve FROM r)), 0, 'and writes no claim');
+SELECT is(pg_temp.claim_with((SELECT eve FROM r), 'eve.new@claims.test', pg_temp.wrong_proof()) ->> 'outcome', 'invalid',
+          'wrong 3');
+SELECT is(pg_temp.claim_with((SELECT eve FROM r), 'eve.new@claims.test', pg_temp.wrong_proof()) ->> 'outcome', 'invalid',
+          'wrong 4');
+SELECT is(pg_temp.claim_with((SELECT eve FROM r), 'eve.new@claims.test', pg_temp.wrong_proof()) ->> 'outcome', 'invalid',
+          'wrong 5');
+SELECT ok((SELECT locked_until > now() FROM corebank.auth_users WHERE id = (SELECT eve FROM r)),
+          'the 5th wrong password locks the account');
+SELECT is(pg_temp.claim_with((SELECT eve FROM r), 'eve.new@claims.test', pg_temp.proof(0)),
+          '{"outcome": "locked"}'::jsonb, 'while locked, the right password claims nothing');
+SELECT is(pg_temp.claims_of((SELECT eve FROM r)), 0, 'no claim was written at any step');
+-- A right password clears the count.
+SELECT pg_temp.claim_with((SELECT fay FROM r), 'fay.new@claims.test', pg_temp.wrong_proof());
+SELECT ok(pg_temp.claim_with((SELECT fay FROM r), 'fay.new@claims.test', pg_temp.proof(0)) ? 'claimId',
+          'the right password makes the claim');
+SELECT is(pg_temp.failures_of((SELECT fay FROM r)), 0, 'and clears the failure count');
+
+-- With TOTP enabled, a current code or an unused recovery code as well.
+CREATE TEMP TABLE t AS SELECT corebank.auth_mfa_totp_begin((SELECT gus FROM r), 'corebank') ->> 'secret' AS secret;
+GRANT SELECT ON t TO PUBLIC;
+CREATE TEMP TABLE rc AS SELECT corebank.auth_mfa_totp_confirm(
+    (SELECT gus FROM r), corebank_internal.auth_totp_code((SELECT secret FROM t),
+                                                           (floor(extract(epoch FROM now()) / 30))::int - 1)) AS c;
+SELECT is(pg_temp.claim_with((SELECT gus FROM r), 'gus.new@claims.test', pg_temp.proof(0)),
+          '{"outcome": "mfa_required"}'::jsonb, 'TOTP enabled, no code: mfa_required');
+SELECT is(pg_temp.failures_of((SELECT gus FROM r)), 0, 'a missing code after the right password counts nothing');
+SELECT is(pg_temp.claim_with((SELECT gus FROM r), 'gus.new@claims.test', pg_temp.proof(0),
+                             corebank_internal.auth_totp_code((SELECT secret FROM t),
+                                                               (floor(extract(epoch FROM now()) / 30))::int - 1)),
+          '{"outcome": "invalid"}'::jsonb, 'a used TOTP step: invalid');
+SELECT is(pg_temp.failures_of((SELECT gus FROM r)), 1, 'a wrong code is a counted failed login');
+SELECT is(pg_temp.claims_of((SELECT gus FROM r)), 0, 'neither wrote a claim');
+SELECT ok(pg_temp.claim_with((SELECT gus FROM r), 'gus.new@claims.test', pg_temp.proof(0),
+                             corebank_internal.auth_totp_code((SELECT secret FROM t),
+                                                               (floor(extract(epoch FROM now()) / 30))::int)) ? 'claimId',
+          'the right password and a current code make the claim');
+SELECT ok(pg_temp.claim_with((SELECT gus FROM r), 'gus.two@claims.test', pg_temp.proof(0),
+                             (SELECT c -> 'recoveryCodes' ->> 0 FROM rc)) ? 'claimId',
+          'an unused recovery code does too');
+SELECT is(pg_temp.claim_with((SELECT gus FROM r), 'gus.three@claims.test', pg_temp.proof(0),
+                             (SELECT c -> 'recoveryCodes' ->> 0 FROM rc)),
+          '{"outcome": "invalid"}'::jsonb, 'a used recovery code: invalid');
+
+-- auth_maintenance drops claims closed more than 7 days ago; pending ones
+-- and recently closed ones stay.
+UPDATE corebank.auth_contact_claims SET created_at = now() - interval '9 days', closed_at = now() - interval '8 days'
+WHERE value = 'cat.one@claims.test';
+UPDATE corebank.auth_contact_claims SET created_at = now() - interval '9 days'
+WHERE user_id = (SELECT fay FROM r) AND status = 'PENDING';
+SELECT corebank.auth_maintenance();
+SELECT is((SELECT count(*)::int FROM corebank.auth_contact_claims WHERE value = 'cat.one@claims.test'), 0,
+          'a claim closed 8 days ago is dropped');
+SELECT is((SELECT count(*)::int FROM corebank.auth_contact_claims WHERE value = 'cat.late@claims.test'), 1,
+          'a claim closed today is kept');
+SELECT is((SELECT count(*)::int FROM corebank.auth_contact_claims WHERE user_id = (SELECT fay FROM r)), 1,
+          'a pending claim is kept, however old');
 
 SELECT * FROM finish();
 ROLLBACK;

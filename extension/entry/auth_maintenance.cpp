@@ -10,7 +10,10 @@
 //   - refresh tokens past expires_at (expired tokens answer invalid before
 //     the replay check, so their used_at no longer matters);
 //   - failure counts of unknown identifiers with nothing left to count, or
-//     untouched for 30 days.
+//     untouched for 30 days;
+//   - contact claims closed (confirmed, expired, locked, replaced, lost)
+//     more than 7 days ago: only a pending claim answers anything, and the
+//     hourly claim limit reads the last hour; the audit keeps the history.
 // Then makes sure a fresh signing key exists (auth_ensure_signing_key).
 #include <algorithm>
 
@@ -56,6 +59,12 @@ constexpr const char prune_login_failures_sql[] =
     "     OR (updated_at < now() - make_interval(days => $2) AND (locked_until IS NULL OR locked_until <= now())) "
     "  LIMIT $1)";
 
+constexpr std::int32_t contact_claims_kept_days = 7;
+constexpr const char prune_contact_claims_sql[] =
+    "DELETE FROM corebank.auth_contact_claims WHERE id IN ("
+    "  SELECT id FROM corebank.auth_contact_claims "
+    "  WHERE status <> 'PENDING' AND closed_at < now() - make_interval(days => $2) LIMIT $1)";
+
 constexpr const char report_sql[] =
     "SELECT jsonb_build_object('accessTokensPruned', $1::bigint, 'rateCountersPruned', $2::bigint, "
     "                          'resetTokensPruned', $3::bigint, 'refreshTokensPruned', $4::bigint, "
@@ -77,6 +86,7 @@ COREBANK_FUNCTION(auth_maintenance) {
     const std::uint64_t reset_tokens = spi::execute(prune_reset_tokens_sql, {batch});
     const std::uint64_t refresh_tokens = spi::execute(prune_refresh_tokens_sql, {batch});
     spi::execute(prune_login_failures_sql, {batch, spi::Arg::int4(login_failures_kept_days)});
+    spi::execute(prune_contact_claims_sql, {batch, spi::Arg::int4(contact_claims_kept_days)});
     const std::string kid = pg::auth_signing::ensure_active_key(settings.signing_key_rotation_days);
 
     const std::uint64_t rows = spi::execute(

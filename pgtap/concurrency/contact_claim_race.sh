@@ -51,9 +51,12 @@ def h(text):
     return psycopg2.Binary(hashlib.sha256(text.encode()).digest())
 
 
+def raw(n):
+    return hashlib.sha256(f"claim race {n}".encode()).digest()
+
+
 def phc(n):
-    raw = hashlib.sha256(f"claim race {n}".encode()).digest()
-    return "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$" + base64.b64encode(raw).decode().rstrip("=")
+    return "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$" + base64.b64encode(raw(n)).decode().rstrip("=")
 
 
 def connect():
@@ -80,9 +83,12 @@ try:
     setup = connect()
     tag = uuid.uuid4().hex[:8]
     prize = f"prize-{tag}@race.example"
-    first, second = register(setup, f"first-{tag}@race.example"), register(setup, f"second-{tag}@race.example")
-    for user in (first, second):
-        one(setup, "SELECT corebank.auth_contact_claim_start(%s, 'email', %s, %s)", (user, prize, h(user + "code")))
+    addresses = (f"first-{tag}@race.example", f"second-{tag}@race.example")
+    first, second = (register(setup, address) for address in addresses)
+    for user, address in zip((first, second), addresses):
+        # The re-entered password's proof is the raw hash of phc(address).
+        one(setup, "SELECT corebank.auth_contact_claim_start(%s, 'email', %s, %s, %s, NULL, '10.0.0.1')",
+            (user, prize, h(user + "code"), psycopg2.Binary(raw(address))))
 
     holder = psycopg2.connect(CONNINFO)
     holder.autocommit = False

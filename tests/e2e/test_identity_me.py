@@ -7,7 +7,10 @@ account's only through the 6-digit code sent to it (mail, or an SMS file in
 email signs in and the old one does not, and the old address is told; a
 value another account holds is 409 CONFLICT at the claim and, when two users
 race for one email, at the second confirmation; bad input on every new
-endpoint is a 4xx that writes nothing. Method: HTTP against the identity
+endpoint is a 4xx that writes nothing. A claim needs the password re-entered
+(currentPassword; and totpCode or recoveryCode with TOTP enabled): a wrong
+one is 401 INVALID_CREDENTIALS, counted as a failed login (the 5th locks),
+writes no claim and sends nothing; a missing one is 400. Method: HTTP against the identity
 service, codes read from the mail and SMS folders, rows read from the
 database.
 """
@@ -19,6 +22,7 @@ import time
 import unittest
 
 import cbclient as cb
+import totp_support as totp
 
 CODE = re.compile(r"\b([0-9]{6})\b")
 
@@ -61,8 +65,9 @@ class MeTestBase(unittest.TestCase):
         cls.http = cb.HttpClient(cb.ID_URL)
         cls.db = cb.db()
 
-    def claim(self, user, kind, value):
-        return self.http.post(f"/auth/me/{kind}", token=user.access, json_body={kind: value})
+    def claim(self, user, kind, value, password=None, **factor):
+        body = {kind: value, "currentPassword": user.password if password is None else password, **factor}
+        return self.http.post(f"/auth/me/{kind}", token=user.access, json_body=body)
 
     def confirm(self, user, kind, code):
         return self.http.post(f"/auth/me/{kind}/confirm", token=user.access, json_body={"code": code})
@@ -191,6 +196,12 @@ class BadInputTest(MeTestBase):
         ("POST", "/auth/me/email/confirm", {"code": "123456"}, 409, "CONFLICT"),
         ("POST", "/auth/me/phone/confirm", {"code": 123456}, 400, "VALIDATION_ERROR"),
         ("POST", "/auth/me/phone/confirm", {"code": "123456"}, 409, "CONFLICT"),
+        ("POST", "/auth/me/email", {"email": "a@b.test"}, 400, "VALIDATION_ERROR"),
+        ("POST", "/auth/me/email", {"email": "a@b.test", "currentPassword": ""}, 400, "VALIDATION_ERROR"),
+        ("POST", "/auth/me/email", {"email": "a@b.test", "currentPassword": 7}, 400, "VALIDATION_ERROR"),
+        ("POST", "/auth/me/email", {"email": "a@b.test", "currentPassword": "pw", "totpCode": "12"}, 400,
+         "VALIDATION_ERROR"),
+        ("POST", "/auth/me/phone", {"phone": "+263771000000"}, 400, "VALIDATION_ERROR"),
     ]
 
     def test_bad_input_on_every_new_endpoint_writes_nothing(self):
@@ -210,6 +221,65 @@ class BadInputTest(MeTestBase):
         after = (self.user_row(user), self.claims_of(user),
                  self.db.scalar("SELECT count(*) FROM corebank.auth_audit WHERE user_id = %s", (user.id,)))
         self.assertEqual(after, before, "a refused request wrote nothing")
+
+
+class ReauthenticationTest(MeTestBase):
+    """A stolen access token alone cannot move the email: the password is re-entered."""
+
+    def failed_attempts(self, user):
+        return self.db.scalar("SELECT failed_attempts FROM corebank.auth_users WHERE id = %s", (user.id,))
+
+    def test_a_wrong_password_is_401_counted_and_sends_nothing(self):
+        user = cb.new_user(self.api)
+        target = cb.unique_email("stolen")
+        resp = self.claim(user, "email", target, password=user.password + "x")
+        self.assertEqual((resp.status, resp.json["error"]), (401, "INVALID_CREDENTIALS"), resp)
+        self.assertEqual((self.claims_of(user), self.failed_attempts(user)), (0, 1))
+        # Without the password, another account's email is not told either (no 409).
+        other = cb.new_user(self.api)
+        resp = self.claim(user, "email", other.email, password="not the password")
+        self.assertEqual(resp.status, 401, resp)
+        # A right claim queued after the refused one arrives; the refused one never does.
+        later = cb.unique_email("later")
+        self.assertEqual(self.claim(user, "email", later).status, 202)
+        cb.wait_for_mails(later)
+        self.assertEqual(cb.mails_to(target), [], "nothing was sent to the address of a refused claim")
+        self.assertEqual(self.failed_attempts(user), 0, "the right password clears the count")
+
+    def test_without_the_password_is_400(self):
+        user = cb.new_user(self.api)
+        resp = self.http.post("/auth/me/email", token=user.access, json_body={"email": cb.unique_email("nopw")})
+        self.assertEqual((resp.status, resp.json["error"]), (400, "VALIDATION_ERROR"), resp)
+        self.assertIn("currentPassword", resp.json["message"])
+        self.assertEqual((self.claims_of(user), self.failed_attempts(user)), (0, 0))
+
+    def test_the_fifth_wrong_password_locks_the_account(self):
+        user = cb.new_user(self.api)
+        for attempt in range(5):
+            resp = self.claim(user, "phone", cb.unique_phone(), password=f"wrong {attempt}")
+            self.assertEqual(resp.status, 401, (attempt, resp))
+        self.assertTrue(self.db.scalar("SELECT locked_until > now() FROM corebank.auth_users WHERE id = %s",
+                                       (user.id,)))
+        resp = self.claim(user, "phone", cb.unique_phone())
+        self.assertEqual((resp.status, resp.json["error"]), (403, "ACCOUNT_LOCKED"), resp)
+        self.assertEqual(self.claims_of(user), 0)
+
+    def test_with_totp_enabled_a_code_is_needed_too(self):
+        user = cb.new_user(self.api)
+        resp = self.http.post("/auth/mfa/totp", token=user.access)
+        self.assertEqual(resp.status, 201, resp)
+        app = totp.Authenticator(resp.json["secret"])
+        resp = self.http.post("/auth/mfa/totp/confirm", token=user.access, json_body={"code": app.next_code()})
+        self.assertEqual(resp.status, 200, resp)
+        recovery = resp.json["recoveryCodes"]
+        resp = self.claim(user, "email", cb.unique_email("mfa"))
+        self.assertEqual((resp.status, resp.json["error"]), (401, "MFA_REQUIRED"), resp)
+        self.assertEqual((self.claims_of(user), self.failed_attempts(user)), (0, 0))
+        self.assertEqual(self.claim(user, "email", cb.unique_email("mfa"), totpCode=app.next_code()).status, 202)
+        self.assertEqual(self.claim(user, "email", cb.unique_email("mfa"), recoveryCode=recovery[0]).status, 202)
+        resp = self.claim(user, "email", cb.unique_email("mfa"), recoveryCode=recovery[0])
+        self.assertEqual((resp.status, resp.json["error"]), (401, "INVALID_CREDENTIALS"), "a used recovery code")
+        self.assertEqual(self.failed_attempts(user), 1)
 
 
 if __name__ == "__main__":

@@ -230,6 +230,7 @@ TEST(PasswordLaneRoutes, EveryArgon2RouteAndNoOther) {
         "POST /auth/register",        "POST /auth/login",      "POST /auth/password/change",
         "POST /auth/password/reset",  "POST /auth/deactivate", "POST /oauth/token",
         "POST /oauth/introspect",     "POST /admin/clients",   "POST /admin/clients/:clientId/rotate-secret",
+        "POST /auth/me/email",        "POST /auth/me/phone",
     };
     const auto router = httpd::auth::make_router(std::make_shared<const httpd::auth::Context>());
     std::set<std::string> on_lane;

@@ -5,17 +5,24 @@
 // under the data key before it enters the outbox, as a reset link is. Every
 // rule (ownership, one pending claim, attempts, expiry, the race between two
 // users) is decided by the database functions auth_contact_claim_*.
+//
+// A claim moves the login identifier, so it needs the password re-entered
+// (and a TOTP or recovery code when TOTP is enabled): the tier sends the
+// argon2id proof and the database checks it in the statement that writes
+// the claim, counting a wrong one as a failed login (the 5-failure lock).
 #include "auth/me_handlers.hpp"
 
 #include "api_error.hpp"
 #include "auth/bearer.hpp"
 #include "auth/contact_claim_code.hpp"
+#include "auth/mfa_handlers.hpp"
 #include "auth/requests.hpp"
 #include "auth/statements.hpp"
 #include "core/crypto.hpp"
 #include "core/limits.hpp"
 #include "json_body.hpp"
 #include "json_util.hpp"
+#include "password_hash.hpp"
 
 namespace corebank::httpd::auth {
 
@@ -24,8 +31,9 @@ namespace {
 using nlohmann::json;
 
 const Statement me_update_sql{"auth_me_update", "SELECT corebank.auth_me_update($1::uuid, $2, $3)::text", 3};
-const Statement claim_start_sql{"auth_contact_claim_start",
-                                "SELECT corebank.auth_contact_claim_start($1::uuid, $2, $3, $4::bytea)::text", 4};
+const Statement claim_start_sql{
+    "auth_contact_claim_start",
+    "SELECT corebank.auth_contact_claim_start($1::uuid, $2, $3, $4::bytea, $5::bytea, $6, $7)::text", 7};
 const Statement claim_confirm_sql{"auth_contact_claim_confirm",
                                   "SELECT corebank.auth_contact_claim_confirm($1::uuid, $2, $3::bytea)::text", 3};
 
@@ -35,6 +43,7 @@ const TextRule name_rule{false, 1, core::limits::auth::name_length_max, true, fa
 const TextRule email_rule{true, 1, core::limits::auth::email_length_max, true, false};
 const TextRule phone_rule{true, 1, 32, false, false};
 const TextRule code_rule{true, 1, 16, true, false};
+const TextRule current_password_rule{true, 1, core::limits::auth::login_password_length_max, false, false};
 
 // Seals a message under the data key (bound to its recipient) and queues it.
 void send_message(const Context& context, Db& db, const std::string& recipient, const std::string& subject,
@@ -72,11 +81,34 @@ HttpResponse start_claim(const Context& context, const HttpRequest& request, Db&
         }
     }
     if (value && kind == "phone" && !is_valid_phone(*value)) body.problem("phone", "must match ^\\+?[0-9]{10,15}$");
+    const std::optional<std::string> password = body.text("currentPassword", current_password_rule);
+    std::optional<std::string> totp_code, recovery_code;
+    read_login_second_factor(body, totp_code, recovery_code);
     body.finish();
+
+    // The first half of the re-entered password (auth_password_reenter_begin):
+    // the login rate limit, and the stored hash's parameters and salt.
+    const json begin = parse_db_json(db.exec(sql::password_reenter_begin, {caller.user_id}).scalar());
+    const std::string begun = json_string(begin, "outcome");
+    if (begun == "rate_limited") {
+        throw rate_limited("Too many login attempts for this account; try again later",
+                           context.config.login_rate_window_s);
+    }
+    if (begun != "proceed") throw account_locked();
+    const std::string proof = password_proof(*password, begin.at("argon2"));
+    const std::optional<std::string>& factor = totp_code ? totp_code : recovery_code;
 
     const std::string code = new_contact_claim_code();
     const std::string hash = contact_claim_code_hash(context.data_key, caller.user_id, kind, code);
-    json result = parse_db_json(db.exec(claim_start_sql, {caller.user_id, kind, *value, bytea_param(hash)}).scalar());
+    json result = parse_db_json(db.exec(claim_start_sql, {caller.user_id, kind, *value, bytea_param(hash),
+                                                          bytea_param(proof), factor ? Param(*factor) : Param(),
+                                                          request.client_ip})
+                                    .scalar());
+    const std::string refused = result.value("outcome", "");
+    if (refused == "invalid") throw invalid_credentials();
+    if (refused == "locked") throw account_locked();
+    if (refused == "mfa_required") throw mfa_required();
+    if (!refused.empty()) throw internal_error();
     if (result.value("rateLimited", false)) {
         throw rate_limited("Too many email and phone claims for this account; try again later", claims_window_s);
     }

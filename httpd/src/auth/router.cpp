@@ -28,6 +28,7 @@ constexpr const char* argon2_routes[][2] = {
     {"POST", "/auth/password/reset"},  {"POST", "/auth/deactivate"},   {"POST", "/oauth/token"},
     {"POST", "/oauth/introspect"},     {"POST", "/admin/clients"},
     {"POST", "/admin/clients/:clientId/rotate-secret"},
+    {"POST", "/auth/me/email"},        {"POST", "/auth/me/phone"},
 };
 
 }  // namespace

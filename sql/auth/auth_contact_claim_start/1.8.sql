@@ -1,15 +1,23 @@
 -- POST /auth/me/email and /auth/me/phone: starts a claim of an email or a
 -- phone for the user, pending until the code sent to it is confirmed
--- (auth_contact_claim_confirm). The tier makes the code and sends only its
--- HMAC (code_hash, a key derived from the data key that the database never
--- holds), so a copy of this table cannot be searched for the 10^6 codes.
+-- (auth_contact_claim_confirm). Only with the user's re-entered password
+-- (password_proof, the raw argon2id output) and, with TOTP enabled, a code
+-- (factor_code), checked here by corebank_internal.auth_contact_reenter
+-- before anything else is looked at: a stolen access token alone can neither
+-- move the login identifier nor learn who holds a value. A wrong secret is
+-- counted as a failed login and answered {"outcome":"invalid"} (so the count
+-- persists), {"outcome":"locked"|"mfa_required"} likewise, nothing claimed.
+-- The tier makes the code and sends only its HMAC (code_hash, a key derived
+-- from the data key that the database never holds), so a copy of this table
+-- cannot be searched for the 10^6 codes.
 -- 409 when another account holds the value now (02-identity.md, CONFLICT);
 -- another user's pending claim does not block, the confirmation settles it.
 -- A new claim replaces the user's pending one of that kind. At most 5 claims
 -- per user and hour (each sends a message to an address the user names):
 -- then {"rateLimited": true} and nothing is written. Answers the claim id,
 -- the normalised value and when the code expires (15 minutes).
-CREATE FUNCTION corebank.auth_contact_claim_start(user_id uuid, kind text, value text, code_hash bytea)
+CREATE FUNCTION corebank.auth_contact_claim_start(user_id uuid, kind text, value text, code_hash bytea,
+                                                  password_proof bytea, factor_code text, ip text)
     RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -18,6 +26,7 @@ CREATE FUNCTION corebank.auth_contact_claim_start(user_id uuid, kind text, value
 DECLARE
     u corebank.auth_users;
     wanted text;
+    proven jsonb;
     claim corebank.auth_contact_claims;
 BEGIN
     IF kind IS NULL OR kind NOT IN ('email', 'phone') THEN
@@ -36,6 +45,10 @@ BEGIN
         IF wanted IS NULL OR wanted !~ '^\+?[0-9]{10,15}$' THEN
             PERFORM corebank_internal.fail('CBV00', 'phone: must match ^\+?[0-9]{10,15}$');
         END IF;
+    END IF;
+    proven := corebank_internal.auth_contact_reenter(user_id, password_proof, factor_code, ip);
+    IF proven ->> 'outcome' <> 'ok' THEN
+        RETURN proven;
     END IF;
     -- The user's row orders this claim against a confirmation of the same user.
     SELECT * INTO u FROM corebank.auth_users x WHERE x.id = user_id AND x.status = 'ACTIVE' FOR UPDATE;
