@@ -25,11 +25,11 @@ SELECT throws_ok($$SELECT corebank.policy_load('{"roles": {"Bad Role": {"scopes"
 
 -- staff
 CREATE TEMP TABLE staff AS
-    SELECT corebank.auth_staff_create(' Sup@Example.com', NULL, pg_temp.hash(), 'S', 'V', '{supervisor,teller,teller}', 'HQ1') AS id;
+    SELECT corebank.auth_staff_create(' Sup@Example.com', NULL, pg_temp.hash(), 'S', 'V', '{supervisor,teller,teller}', 'HRE') AS id;
 SELECT is((SELECT roles || ARRAY[email, branch_code] FROM corebank.auth_users WHERE id = (SELECT id FROM staff)),
-          '{supervisor,teller,sup@example.com,HQ1}'::text[], 'a staff user gets its roles (distinct), email and branch');
+          '{supervisor,teller,sup@example.com,HRE}'::text[], 'a staff user gets its roles (distinct), email and branch');
 SELECT throws_ok($$SELECT corebank.auth_staff_create('w@example.com', NULL, pg_temp.hash(), NULL, NULL, '{teller,wizard}', NULL)$$,
-                 'CBV00', 'roles: unknown role ''wizard''', 'an unknown role is refused, by name');
+                 'CBV00', 'roles: unknown role wizard (GET /v1/staff/roles)', 'an unknown role is refused, by name');
 SELECT throws_ok($$SELECT corebank.auth_staff_create('sup@example.com', NULL, pg_temp.hash(), NULL, NULL, '{teller}', NULL)$$,
                  'CB409', 'An account with this email already exists; log in with that email', 'a taken email is a conflict');
 SELECT throws_ok($$SELECT corebank.auth_staff_create('n@example.com', NULL, pg_temp.hash(), NULL, NULL, '{}', NULL)$$,

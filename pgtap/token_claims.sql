@@ -70,7 +70,7 @@ RESET corebank.issuer;
 
 -- Staff scopes: the sorted, distinct union of every role.
 CREATE TEMP TABLE staff AS
-    SELECT corebank.auth_staff_create('teller@example.com', NULL, pg_temp.hash(), 'T', 'S', '{teller,supervisor}', 'HQ') AS id;
+    SELECT corebank.auth_staff_create('teller@example.com', NULL, pg_temp.hash(), 'T', 'S', '{teller,supervisor}', 'HO') AS id;
 SELECT is(pg_temp.jwt_part(pg_temp.login((SELECT id FROM staff), 'c7') -> 'tokens' ->> 'accessToken', 2) -> 'scopes',
           '["approvals:check", "approvals:make", "banking:read", "banking:write", "profile:read"]'::jsonb,
           'scopes are the sorted distinct union of the roles'' scopes');

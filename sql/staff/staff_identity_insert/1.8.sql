@@ -52,11 +52,11 @@ BEGIN
     ON CONFLICT DO NOTHING
     RETURNING u.id INTO new_id;
     IF new_id IS NULL THEN
-        IF EXISTS (SELECT FROM corebank.auth_users u WHERE u.username = clean_username) THEN
-            PERFORM corebank_internal.fail('CB409', 'username: another identity has this username');
-        END IF;
         IF EXISTS (SELECT FROM corebank.auth_users u WHERE u.email = normalized_email) THEN
             PERFORM corebank_internal.fail('CB409', 'An account with this email already exists; log in with that email');
+        END IF;
+        IF EXISTS (SELECT FROM corebank.auth_users u WHERE u.username = clean_username) THEN
+            PERFORM corebank_internal.fail('CB409', 'username: another identity has this username');
         END IF;
         PERFORM corebank_internal.fail('CB409', 'An account with this phone number already exists; log in with that phone number');
     END IF;

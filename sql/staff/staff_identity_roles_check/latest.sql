@@ -10,7 +10,7 @@ DECLARE
     unknown_role text;
 BEGIN
     IF roles IS NULL OR cardinality(roles) = 0 THEN
-        PERFORM corebank_internal.fail('CBV00', 'roles: is required (at least one staff role)');
+        PERFORM corebank_internal.fail('CBV00', 'roles: is required');
     END IF;
     IF cardinality(roles) > 32 OR array_ndims(roles) > 1 OR array_position(roles, NULL) IS NOT NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'roles: must be at most 32 role keys');
