@@ -23,109 +23,45 @@ CONNINFO=${1:?usage: $0 CONNINFO}
 
 PYTHON=python3
 python3 -c 'import psycopg2' 2>/dev/null || PYTHON=/usr/bin/python3
-exec "$PYTHON" - "$CONNINFO" <<'PY'
-import base64
-import hashlib
+exec "$PYTHON" - "$CONNINFO" "$(dirname "$0")" <<'PY'
 import sys
-import threading
-import time
+
+sys.path.insert(0, sys.argv[2])
 import uuid
 
-import psycopg2
+from race_support import Race, phc, proof, sha256_bytea as h
 
-CONNINFO = sys.argv[1]
-WAIT_S = 2.0
-failed = False
-
-
-def check(description, have, want):
-    global failed
-    if have == want:
-        print(f"ok      {description}")
-    else:
-        print(f"NOT OK  {description}: have {have!r}, want {want!r}")
-        failed = True
-
-
-def h(text):
-    return psycopg2.Binary(hashlib.sha256(text.encode()).digest())
-
-
-def raw(n):
-    return hashlib.sha256(f"claim race {n}".encode()).digest()
-
-
-def phc(n):
-    return "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$" + base64.b64encode(raw(n)).decode().rstrip("=")
-
-
-def connect():
-    conn = psycopg2.connect(CONNINFO)
-    conn.autocommit = True
-    return conn
-
-
-def one(conn, sql, args=()):
-    with conn.cursor() as cur:
-        cur.execute(sql, args)
-        return cur.fetchone()[0]
+race = Race(sys.argv[1])
+CONFIRM = "SELECT corebank.auth_contact_claim_confirm(%s, 'email', %s)"
 
 
 def register(conn, address):
-    block = one(conn, "SELECT corebank.auth_register(%s, NULL, %s, NULL, NULL, NULL, 'web', '10.0.0.1', 'race', %s)",
-                (address, phc(address), h("refresh-" + address)))
+    block = race.one(conn, "SELECT corebank.auth_register(%s, NULL, %s, NULL, NULL, NULL, 'web', '10.0.0.1', 'race', %s)",
+                     (address, phc(address), h("refresh-" + address)))
     return block["user"]["id"]
 
 
-CONFIRM = "SELECT corebank.auth_contact_claim_confirm(%s, 'email', %s)"
-
-try:
-    setup = connect()
+def claim_race():
+    setup = race.connect()
     tag = uuid.uuid4().hex[:8]
     prize = f"prize-{tag}@race.example"
     addresses = (f"first-{tag}@race.example", f"second-{tag}@race.example")
     first, second = (register(setup, address) for address in addresses)
     for user, address in zip((first, second), addresses):
-        # The re-entered password's proof is the raw hash of phc(address).
-        one(setup, "SELECT corebank.auth_contact_claim_start(%s, 'email', %s, %s, %s, NULL, '10.0.0.1')",
-            (user, prize, h(user + "code"), psycopg2.Binary(raw(address))))
-
-    holder = psycopg2.connect(CONNINFO)
-    holder.autocommit = False
-    with holder.cursor() as cur:
-        cur.execute(CONFIRM, (first, h(first + "code")))
-        check("the first confirmation succeeds in its open transaction", cur.fetchone()[0]["outcome"], "confirmed")
-    outcome = {}
-
-    def confirm_second():
-        conn = connect()
-        try:
-            outcome["result"] = one(conn, CONFIRM, (second, h(second + "code")))
-            outcome["done_at"] = time.monotonic()
-        except Exception as error:  # reported below as a failed check
-            outcome["error"] = repr(error)
-        finally:
-            conn.close()
-
-    worker = threading.Thread(target=confirm_second)
-    worker.start()
-    time.sleep(WAIT_S)
-    check("the second confirmation waits for the first", "done_at" in outcome, False)
-    committed_at = time.monotonic()
-    holder.commit()
-    holder.close()
-    worker.join(30)
-    check("the second confirmation ends without an error", outcome.get("error"), None)
-    check("the second confirmation loses", (outcome.get("result") or {}).get("outcome"), "conflict")
-    check("it ended after the first committed", outcome.get("done_at", 0) >= committed_at, True)
-    check("the email is the first user's",
-          one(setup, "SELECT corebank.auth_me(%s) ->> 'email'", (first,)), prize)
-    check("the second user keeps its email",
-          one(setup, "SELECT corebank.auth_me(%s) ->> 'email'", (second,)), f"second-{tag}@race.example")
+        # The re-entered password's proof: the raw hash of phc(address).
+        race.one(setup, "SELECT corebank.auth_contact_claim_start(%s, 'email', %s, %s, %s, NULL, '10.0.0.1')",
+                 (user, prize, h(user + "code"), proof(address)))
+    ended = race.held_then_second(CONFIRM, (first, h(first + "code")), CONFIRM, (second, h(second + "code")))
+    race.check("the first confirmation succeeds in its open transaction", ended["first"]["outcome"], "confirmed")
+    race.check("the second confirmation waits for the first", ended["waited"], True)
+    race.check("the second confirmation ends without an error", ended["error"], None)
+    race.check("the second confirmation loses", (ended["result"] or {}).get("outcome"), "conflict")
+    race.check("it ended after the first committed", ended["after_commit"], True)
+    race.check("the email is the first user's", race.one(setup, "SELECT corebank.auth_me(%s) ->> 'email'", (first,)), prize)
+    race.check("the second user keeps its email",
+               race.one(setup, "SELECT corebank.auth_me(%s) ->> 'email'", (second,)), f"second-{tag}@race.example")
     setup.close()
-except Exception as error:
-    print(f"NOT OK  the race could not run: {error!r}")
-    failed = True
-print("FAIL" if failed else "PASS")
-sys.exit(1 if failed else 0)
+
+
+race.run(claim_race)
 PY

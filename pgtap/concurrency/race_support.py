@@ -26,8 +26,13 @@ def sha256_bytea(text):
     return psycopg2.Binary(hashlib.sha256(text.encode()).digest())
 
 
+def proof(seed):
+    """The raw 32 bytes the tier would send as the password proof of phc(seed) (docs/architecture.md)."""
+    return psycopg2.Binary(hashlib.sha256(f"race {seed}".encode()).digest())
+
+
 def phc(seed):
-    """A well-formed argon2id PHC string whose hash part depends on seed (no real password behind it)."""
+    """A well-formed argon2id PHC string whose hash part is proof(seed) (no real password behind it)."""
     raw = hashlib.sha256(f"race {seed}".encode()).digest()
     return "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$" + base64.b64encode(raw).decode().rstrip("=")
 
