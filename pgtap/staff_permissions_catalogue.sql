@@ -15,7 +15,7 @@
 -- role holds only the check permission, and one who holds every other
 -- permission. Each rule is one assertion naming the operations that break it.
 BEGIN;
-SELECT plan(14);
+SELECT plan(16);
 
 CREATE TEMP TABLE catalogue AS
 SELECT DISTINCT parked_operation AS operation FROM corebank.staff_permissions WHERE parked_operation IS NOT NULL;
@@ -123,6 +123,19 @@ SELECT is((SELECT array_agg(p.oid::regprocedure::text ORDER BY 1) FROM pg_proc p
              AND p.proname NOT LIKE 'parked_change_%'
              AND p.prosrc NOT LIKE '%staff_check_permitted%'),
           NULL, 'FINERACT-2762: every API function that decides a change checks the permission');
+
+-- A made-up checker is no way around the check: from the tier's session
+-- (corebank_app) a checker id that is no identity user is refused; only a
+-- superuser's session (a DBA) is held by the grants instead.
+SELECT to_approve AS pending_change FROM walk ORDER BY operation LIMIT 1 \gset
+SET SESSION AUTHORIZATION corebank_app;
+SELECT throws_ok(format('SELECT corebank.core_approval_approve(%L, %L, NULL)', :'pending_change', gen_random_uuid()),
+                 'CB403', 'the checker is no staff member',
+                 'from corebank_app, approving with a checker id that is no identity user is refused');
+SELECT throws_ok(format('SELECT corebank.core_approval_reject(%L, %L, %L)', :'pending_change', gen_random_uuid(), 'no'),
+                 'CB403', 'the checker is no staff member',
+                 'from corebank_app, rejecting with a checker id that is no identity user is refused');
+RESET SESSION AUTHORIZATION;
 
 -- FINERACT-2688: only the check permission, and the checker decides.
 SELECT is((SELECT array_agg(operation ORDER BY operation) FROM walk WHERE pg_temp.refusal(to_approve, checker) <> ''),
