@@ -175,10 +175,10 @@ class HttpClient:
         json_body: any JSON value (None sends `null`); body: raw str/bytes;
         form: dict sent as application/x-www-form-urlencoded; token: bearer
         token; basic: (user, password) for HTTP Basic; xff: X-Forwarded-For.
-        """
         check: validate a response of the identity or verification service
         against its OpenAPI document (openapi_check); only the validator's own
         fetch of the document and its own tests turn it off.
+        """
         send_headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
         if json_body is not _UNSET:
             body = json.dumps(json_body, ensure_ascii=False).encode("utf-8")

@@ -172,10 +172,10 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("GET", "/v1/api-keys", api_keys_list, c));
     r.add(worker("POST", "/v1/api-keys", api_key_create, c));
     r.add(worker("DELETE", "/v1/api-keys/:id", api_key_revoke, c));
-    // staff roles and permissions
-    r.add(worker("GET", "/v1/staff/permissions", staff_permissions_list, c));
     r.add(worker("PUT", "/v1/api-keys/:id", api_key_update, c));
     r.add(worker("POST", "/v1/api-keys/:id/rotate", api_key_rotate, c));
+    // staff roles and permissions
+    r.add(worker("GET", "/v1/staff/permissions", staff_permissions_list, c));
     r.add(worker("GET", "/v1/staff/roles", staff_roles_list, c));
     r.add(worker("POST", "/v1/staff/roles", staff_role_create, c));
     r.add(worker("PUT", "/v1/staff/roles/:roleKey", staff_role_update, c));
