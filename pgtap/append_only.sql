@@ -11,7 +11,7 @@
 -- one row written through the API in each table, then direct UPDATE, DELETE
 -- and TRUNCATE of each.
 BEGIN;
-SELECT plan(142);
+SELECT plan(150);
 \ir helpers/deposits.sql
 \ir helpers/identity.sql
 \ir helpers/events.sql
@@ -32,6 +32,7 @@ INSERT INTO append_only VALUES
     ('interest_accruals'), ('interest_accrual_journals'), ('data_migrations'), ('passbook_marks'), ('auth_kyc_tier_changes');
 INSERT INTO append_only VALUES ('verify_checks');
 INSERT INTO append_only VALUES ('staff_audit');
+INSERT INTO append_only VALUES ('api_key_events');
 
 -- The statement (as text) of each trigger of corebank.<table> that runs
 -- refuse_change, by timing and level: 'row' (BEFORE UPDATE OR DELETE, each
@@ -127,6 +128,8 @@ SELECT corebank.verify_check_create(pg_temp.vkey(), 'append-only-check', pg_temp
 SELECT corebank_internal.data_migration_record(9901, '9901_append_only_test.sql', repeat('a', 64));
 SELECT corebank.core_passbook_issue((SELECT id FROM acct), pg_temp.operator());
 SELECT corebank.core_staff_role_create('{"key": "append_only", "name": "Append-only test"}', pg_temp.operator());
+SELECT corebank.core_api_key_create('core', 'append-only test', ARRAY['read'], NULL, NULL,
+                                    sha256('append-only-key'), 'cbk_ao', NULL);
 -- The deferred balance check fires now, as at COMMIT: TRUNCATE refuses a
 -- table with pending trigger events before its own triggers run.
 SET CONSTRAINTS ALL IMMEDIATE;

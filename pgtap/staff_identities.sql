@@ -10,7 +10,7 @@
 -- nothing. Method: call the API functions as corebank_app, as the tier does,
 -- and read the tables.
 BEGIN;
-SELECT plan(50);
+SELECT plan(52);
 \ir helpers/identity.sql
 
 -- Only this test's admins are active admins.
@@ -138,6 +138,15 @@ SELECT is((SELECT jsonb_build_object('actor', actor_id = :'root'::uuid, 'before'
            FROM corebank.staff_audit WHERE action = 'user.update' AND target = :'second'),
           jsonb_build_object('actor', true, 'before', '["admin", "teller"]'::jsonb, 'after', '["teller"]'::jsonb),
           'the demotion is audited with its actor, before and after');
+
+-- The rule is the table's, not only the function's: the identity service's
+-- suspension and deactivation and a DBA in psql meet it too.
+SELECT throws_ok(format('UPDATE corebank.auth_users SET status = %L WHERE id = %L', 'SUSPENDED', :'root'),
+                 'CB422', 'The last active admin cannot be disabled or demoted',
+                 'a direct UPDATE cannot suspend the last active admin');
+SELECT throws_ok(format('UPDATE corebank.auth_users SET roles = %L WHERE id = %L', '{teller}', :'root'),
+                 'CB422', 'The last active admin cannot be disabled or demoted',
+                 'nor demote it');
 
 -- Disabling revokes every session at once.
 SELECT ok(pg_temp.live_sessions(:'ann') > 0, 'ann has a live session');

@@ -23,6 +23,10 @@ CREATE FUNCTION pg_temp.rows() RETURNS bigint LANGUAGE sql STABLE
 CREATE TEMP TABLE admin_user AS
 SELECT pg_temp.uid(pg_temp.register('root@example.com')) AS id;
 UPDATE corebank.auth_users SET roles = '{admin}' WHERE id = (SELECT id FROM admin_user);
+-- A second admin stays, so that root's roles can be changed below (the last
+-- active admin cannot be demoted: staff_identities.sql).
+CREATE TEMP TABLE keeper AS SELECT pg_temp.uid(pg_temp.register('keeper@example.com')) AS id;
+UPDATE corebank.auth_users SET roles = '{admin}' WHERE id = (SELECT id FROM keeper);
 CREATE FUNCTION pg_temp.admin() RETURNS uuid LANGUAGE sql STABLE AS $f$ SELECT id FROM admin_user $f$;
 
 -- The seed.
@@ -42,7 +46,7 @@ SELECT ok('staff.roles.update' = ANY (pg_temp.perms('admin')) AND NOT 'staff.rol
 SELECT is(pg_temp.audit_rows(), 0::bigint, 'the seed is no change of a role');
 SELECT is((SELECT jsonb_build_object('actor', actor_id, 'db_user', db_user = session_user, 'target', target,
                                      'before', before, 'after', after)
-           FROM corebank.staff_audit WHERE action = 'user.roles'),
+           FROM corebank.staff_audit WHERE action = 'user.roles' AND target = pg_temp.admin()::text),
           jsonb_build_object('actor', NULL, 'db_user', true, 'target', pg_temp.admin()::text,
                              'before', '{"roles": ["customer"]}'::jsonb, 'after', '{"roles": ["admin"]}'::jsonb),
           'a user''s roles changed in SQL are audited: the database login, before and after');

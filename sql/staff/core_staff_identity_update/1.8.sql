@@ -5,8 +5,7 @@
 -- once); DEACTIVATED is final and not changed here. Refused: an unknown
 -- username or a user with no staff role (CB404), a change of one's own
 -- roles or status (CB403), the last active admin disabled or demoted
--- (CB422: counted under an advisory lock every such change takes first, so
--- two concurrent demotions of the last two admins cannot both pass), an
+-- (CB422, by the trigger auth_users_last_admin, for every writer), an
 -- email another identity has (CB409). Audited in staff_audit (user.update,
 -- the view before and after, with the actor; the roles trigger adds its
 -- user.roles row) and, for the status, in auth_audit (suspended, reinstated).
@@ -27,7 +26,9 @@ DECLARE
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     PERFORM corebank_internal.require_object(request);
-    -- Every change that could leave no active admin queues here first.
+    -- Every change that could leave no active admin queues here first, before
+    -- the row lock, in the order the auth_users_last_admin trigger (which
+    -- refuses it, CB422) takes the same lock again.
     IF request ? 'roles' OR request ? 'status' THEN
         PERFORM pg_advisory_xact_lock(hashtext('corebank.staff_last_admin'));
     END IF;
@@ -73,12 +74,6 @@ BEGIN
 
     IF target.id = actor AND (new_roles IS DISTINCT FROM target.roles OR new_status IS DISTINCT FROM target.status) THEN
         PERFORM corebank_internal.fail('CB403', 'Nobody changes their own roles or status');
-    END IF;
-    IF target.status = 'ACTIVE' AND 'admin' = ANY (target.roles)
-       AND (new_status <> 'ACTIVE' OR NOT 'admin' = ANY (new_roles))
-       AND NOT EXISTS (SELECT FROM corebank.auth_users u
-                       WHERE u.status = 'ACTIVE' AND 'admin' = ANY (u.roles) AND u.id <> target.id) THEN
-        PERFORM corebank_internal.fail('CB422', 'The last active admin cannot be disabled or demoted');
     END IF;
     IF new_email IS DISTINCT FROM target.email
        AND EXISTS (SELECT FROM corebank.auth_users u WHERE u.email = new_email AND u.id <> target.id) THEN
