@@ -1,14 +1,14 @@
 // staff_mfa_test.cpp: the tier's side of the staff second factor: the core
 // tier's refusal of a staff token without "mfa" in its amr
 // (banking/staff_mfa.hpp), and the identity tier's reading of a code
-// (auth/mfa_handlers.hpp), which refuses a malformed one before the database
+// (auth/mfa_requests.hpp), which refuses a malformed one before the database
 // could count it as a guess.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "api_error.hpp"
-#include "auth/mfa_handlers.hpp"
+#include "auth/mfa_requests.hpp"
 #include "banking/staff_mfa.hpp"
 
 namespace {

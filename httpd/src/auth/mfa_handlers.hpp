@@ -12,6 +12,7 @@
 #include "auth/context.hpp"
 #include "db.hpp"
 #include "http_types.hpp"
+#include "auth/mfa_requests.hpp"
 #include "json_body.hpp"
 
 namespace corebank::httpd::auth {
@@ -22,16 +23,7 @@ HttpResponse handle_mfa_totp_confirm(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_mfa_totp_disable(const Context&, const HttpRequest&, Db&);
 HttpResponse handle_mfa_recovery_codes(const Context&, const HttpRequest&, Db&);
 
-// The body {"code": ...} of confirm, disable and recovery-codes, trimmed.
-// totp_only: exactly 6 digits; else 6 digits or a recovery code
-// ("xxxxx-xxxxx", any case, hyphen and spaces optional). Throws ApiError 400
-// VALIDATION_ERROR on anything else, before the database counts a guess.
-std::string parse_mfa_code(const std::string& body, bool totp_only);
-
-// POST /auth/login's second factor: `totpCode` (6 digits) or `recoveryCode`
-// (xxxxx-xxxxx), not both; a malformed one is a problem of the body (400).
-void read_login_second_factor(JsonBody& body, std::optional<std::string>& totp_code,
-                              std::optional<std::string>& recovery_code);
+// parse_mfa_code and read_login_second_factor: auth/mfa_requests.hpp.
 
 // The second half of a login: corebank.auth_login_finish_with_factor when the
 // request carries a code, else corebank.auth_login_finish (which answers

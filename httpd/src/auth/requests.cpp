@@ -4,7 +4,7 @@
 #include <regex>
 
 #include "api_error.hpp"
-#include "auth/mfa_handlers.hpp"
+#include "auth/mfa_requests.hpp"
 #include "auth/password_quality.hpp"
 #include "core/base64url.hpp"
 #include "core/limits.hpp"

@@ -21,7 +21,7 @@ struct LoginRequest {
     std::string identifier;
     std::string password;
     std::optional<std::string> client_id, channel;
-    // The second factor, at most one (auth/mfa_handlers.hpp).
+    // The second factor, at most one (auth/mfa_requests.hpp).
     std::optional<std::string> totp_code, recovery_code;
 };
 
