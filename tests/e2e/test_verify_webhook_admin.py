@@ -375,8 +375,8 @@ class IsolatedTierTest(unittest.TestCase):
             ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "description": "d" * 501}, 400,
              "VALIDATION_ERROR", None),
             ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x", "events": ["session.created"]}, 400,
-             "VALIDATION_ERROR", "events: must be distinct event types of session.completed, session.cancelled, "
-                                 "session.expired"),
+             "VALIDATION_ERROR", "events: must be distinct known event types (session.completed, session.cancelled, "
+                                 "session.expired or an identity.* type of the identity service)"),
             ("POST", "/v1/webhook-endpoints", {"url": "http://127.0.0.1:9/x",
                                                "events": ["session.expired", "session.expired"]}, 400,
              "VALIDATION_ERROR", None),

@@ -115,8 +115,8 @@ HttpResponse webhook_endpoint_create(const Context& context, const HttpRequest& 
             const bool known = item.is_string() && std::find(webhook_event_types.begin(), webhook_event_types.end(),
                                                              item.get<std::string>()) != webhook_event_types.end();
             if (!known || std::find(types.begin(), types.end(), item.get<std::string>()) != types.end()) {
-                body.problem("events", "must be distinct event types of session.completed, session.cancelled, "
-                                       "session.expired");
+                body.problem("events", "must be distinct known event types (session.completed, session.cancelled, "
+                                       "session.expired or an identity.* type of the identity service)");
                 break;
             }
             types.push_back(item.get<std::string>());

@@ -31,7 +31,14 @@ struct IssuedSecret {
 };
 
 // The event types an endpoint may subscribe to (`events`); none given: all.
-inline const std::vector<std::string> webhook_event_types{"session.completed", "session.cancelled", "session.expired"};
+// The identity.* types are the identity service's (docs/identity.md,
+// "Outbound events"); the database checks the same list.
+inline const std::vector<std::string> webhook_event_types{
+    "session.completed",           "session.cancelled",        "session.expired",
+    "identity.user.registered",    "identity.user.suspended",  "identity.user.reinstated",
+    "identity.user.deactivated",   "identity.user.locked",     "identity.user.email_changed",
+    "identity.user.phone_changed", "identity.user.kyc_tier_changed", "identity.password.changed",
+    "identity.mfa.enabled",        "identity.mfa.disabled"};
 
 // Checks the URL (absolute http(s), at most 2048 characters; unless
 // allow_private, every address of its host public), then stores the endpoint

@@ -16,11 +16,17 @@ BEGIN
     IF description IS NOT NULL AND (length(description) NOT BETWEEN 1 AND 500 OR description ~ '[[:cntrl:]]') THEN
         PERFORM corebank_internal.fail('CBV00', 'description: must be 1 to 500 characters without control characters');
     END IF;
-    IF events IS NOT NULL AND (cardinality(events) NOT BETWEEN 1 AND 3 OR array_position(events, NULL) IS NOT NULL
-                               OR NOT events <@ ARRAY['session.completed', 'session.cancelled', 'session.expired']
+    -- The types of docs/verification.md and docs/identity.md ("Outbound events").
+    IF events IS NOT NULL AND (cardinality(events) NOT BETWEEN 1 AND 14 OR array_position(events, NULL) IS NOT NULL
+                               OR NOT events <@ ARRAY['session.completed', 'session.cancelled', 'session.expired',
+                                                      'identity.user.registered', 'identity.user.suspended',
+                                                      'identity.user.reinstated', 'identity.user.deactivated',
+                                                      'identity.user.locked', 'identity.user.email_changed',
+                                                      'identity.user.phone_changed', 'identity.user.kyc_tier_changed',
+                                                      'identity.password.changed', 'identity.mfa.enabled',
+                                                      'identity.mfa.disabled']
                                OR cardinality(events) <> (SELECT count(DISTINCT x) FROM unnest(events) x)) THEN
-        PERFORM corebank_internal.fail('CBV00',
-            'events: must be 1 to 3 distinct of session.completed, session.cancelled, session.expired');
+        PERFORM corebank_internal.fail('CBV00', 'events: must be 1 to 14 distinct known event types');
     END IF;
     IF secret_sealed IS NULL OR length(secret_sealed) NOT BETWEEN 29 AND 1024 THEN
         PERFORM corebank_internal.fail('CBV00', 'secret_sealed: must be a sealed secret (29 to 1024 bytes)');
