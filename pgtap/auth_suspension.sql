@@ -9,17 +9,6 @@ BEGIN;
 SELECT plan(34);
 \ir helpers/identity.sql
 
-CREATE FUNCTION pg_temp.actor(email text, roles text[], amr text[]) RETURNS TABLE (user_id uuid, session_id uuid)
-    LANGUAGE plpgsql
-    AS $f$
-DECLARE
-    uid uuid := pg_temp.uid(pg_temp.register(email));
-BEGIN
-    UPDATE corebank.auth_users u SET roles = actor.roles WHERE u.id = uid;
-    UPDATE corebank.auth_sessions s SET amr = actor.amr WHERE s.user_id = uid;
-    RETURN QUERY SELECT uid, (SELECT s.id FROM corebank.auth_sessions s WHERE s.user_id = uid);
-END
-$f$;
 CREATE TEMP TABLE a AS SELECT * FROM pg_temp.actor('admin@example.com', '{admin}', '{pwd,otp,mfa}');
 CREATE TEMP TABLE weak AS SELECT * FROM pg_temp.actor('weak-admin@example.com', '{admin}', '{pwd}');
 CREATE TEMP TABLE co AS SELECT * FROM pg_temp.actor('co@example.com', '{compliance_officer}', '{pwd}');

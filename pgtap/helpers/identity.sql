@@ -66,3 +66,17 @@ CREATE FUNCTION pg_temp.live_sessions(user_id uuid) RETURNS bigint
     SELECT count(*) FROM corebank.auth_sessions s
     WHERE s.user_id = live_sessions.user_id AND s.revoked_at IS NULL AND s.expires_at > now()
 $f$;
+
+-- A staff actor: a registered user given `roles`, its one session signed in with
+-- `amr` (the staff admin functions take the user and the session).
+CREATE FUNCTION pg_temp.actor(email text, roles text[], amr text[]) RETURNS TABLE (user_id uuid, session_id uuid)
+    LANGUAGE plpgsql
+    AS $f$
+DECLARE
+    uid uuid := pg_temp.uid(pg_temp.register(email));
+BEGIN
+    UPDATE corebank.auth_users u SET roles = actor.roles WHERE u.id = uid;
+    UPDATE corebank.auth_sessions s SET amr = actor.amr WHERE s.user_id = uid;
+    RETURN QUERY SELECT uid, (SELECT s.id FROM corebank.auth_sessions s WHERE s.user_id = uid);
+END
+$f$;
