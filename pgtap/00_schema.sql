@@ -107,6 +107,7 @@ SELECT set_eq(
       'corebank.auth_client_admin_disable(uuid,uuid,text)',
       'corebank.auth_user_suspend(uuid,uuid,uuid,text)',
       'corebank.auth_user_reinstate(uuid,uuid,uuid,text)',
+      'corebank.auth_user_admin_get(uuid,uuid,uuid)',
       'corebank.auth_staff_create(text,text,text,text,text,text[],text)',
       'corebank.auth_mfa_state(uuid)',
       'corebank.auth_mfa_totp_begin(uuid,text)',

@@ -6,7 +6,7 @@
 -- right password answers "suspended", a wrong one what every locked account
 -- answers, and neither is counted; both moves are audited.
 BEGIN;
-SELECT plan(34);
+SELECT plan(38);
 \ir helpers/identity.sql
 
 CREATE TEMP TABLE a AS SELECT * FROM pg_temp.actor('admin@example.com', '{admin}', '{pwd,otp,mfa}');
@@ -89,6 +89,17 @@ SELECT is(pg_temp.live_sessions(:'uid'), 0::bigint, 'no session comes back');
 SELECT is(pg_temp.login(:'uid', 'user-r5') ->> 'outcome', 'ok', 'the user signs in again');
 SELECT throws_ok(format('SELECT corebank.auth_user_reinstate(%L, %L, %L, %L)', :'aid', :'asid', :'uid', 'again'),
                  'CB409', 'Only a SUSPENDED user can be reinstated; this one is ACTIVE', 'reinstating an active user is 409');
+
+SELECT pg_temp.uid(pg_temp.register('reader@example.com')) AS gid_reader \gset
+-- One user read by staff (GET /admin/users/{id}): what auth_me shows, for the
+-- same roles; nothing else.
+SELECT is(corebank.auth_user_admin_get(:'cid', :'csid', :'gid_reader') - 'createdAt',
+          corebank.auth_me(:'gid_reader') - 'createdAt', 'a compliance officer reads a user as auth_me shows it');
+SELECT is(corebank.auth_user_admin_get(:'aid', :'asid', :'gid_reader') ->> 'status', 'ACTIVE', 'an admin too, with its status');
+SELECT throws_ok(format('SELECT corebank.auth_user_admin_get(%L, %L, %L)', :'tid', :'tsid', :'gid_reader'),
+                 'CB403', 'Requires the role admin or compliance_officer', 'a teller and supervisor may not read users');
+SELECT throws_ok(format('SELECT corebank.auth_user_admin_get(%L, %L, %L)', :'aid', :'asid', gen_random_uuid()),
+                 'CB404', 'User not found', 'an unknown id is 404');
 
 -- A deactivated account stays deactivated.
 SELECT pg_temp.uid(pg_temp.register('gone@example.com')) AS gid \gset

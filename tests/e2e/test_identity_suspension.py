@@ -79,6 +79,28 @@ class SuspensionTest(unittest.TestCase):
         admin_id = cb.jwt_claims(self.admin)["sub"]
         self.assertEqual((audit[0]["detail"]["by"], audit[1]["detail"]["by"]), (officer_id, admin_id))
 
+    def test_staff_read_one_user(self):
+        """GET /admin/users/{id}: the user as /auth/me shows it, to the same staff; others 403, bad ids 400, unknown 404."""
+        user = cb.new_user(self.api)
+        me = self.api.me(user.access)
+        self.assertEqual(me.status, 200, me)
+        for token in (self.officer, self.admin):
+            resp = self.api.http.get(f"/admin/users/{user.id}", token=token)
+            self.assertEqual(resp.status, 200, resp)
+            self.assertEqual(resp.json, me.json)
+        self.assertEqual(suspend(self.api, self.officer, user.id).status, 200)
+        self.assertEqual(self.api.http.get(f"/admin/users/{user.id}", token=self.admin).json["status"], "SUSPENDED")
+        teller, customer = admin.staff_token("teller", "supervisor"), cb.new_user(self.api).access
+        before = admin.counts()
+        cb.assert_error(self.api.http.get(f"/admin/users/{user.id}", token=teller),
+                        403, "FORBIDDEN", "Requires the role admin or compliance_officer")
+        cb.assert_error(self.api.http.get(f"/admin/users/{user.id}", token=customer), 403, "FORBIDDEN")
+        cb.assert_unauthorized(self.api.http.get(f"/admin/users/{user.id}"))
+        cb.assert_error(self.api.http.get("/admin/users/not-a-uuid", token=self.officer), 400, "BAD_REQUEST")
+        cb.assert_error(self.api.http.get("/admin/users/00000000-0000-4000-8000-000000000000", token=self.officer),
+                        404, "NOT_FOUND")
+        self.assertEqual(admin.counts(), before, "reads write nothing")
+
     def test_refusals(self):
         """Tellers, customers, an admin without a second factor and oneself are refused; nothing changes."""
         user = cb.new_user(self.api)

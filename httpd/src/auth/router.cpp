@@ -72,6 +72,7 @@ Router make_router(std::shared_ptr<const Context> c) {
     r.add(worker("PATCH", "/admin/clients/:clientId", handle_client_admin_update, c));
     r.add(worker("POST", "/admin/clients/:clientId/rotate-secret", handle_client_admin_rotate, c));
     r.add(worker("POST", "/admin/clients/:clientId/disable", handle_client_admin_disable, c));
+    r.add(worker("GET", "/admin/users/:id", handle_user_get, c));
     r.add(worker("POST", "/admin/users/:id/suspend", handle_user_suspend, c));
     r.add(worker("POST", "/admin/users/:id/reinstate", handle_user_reinstate, c));
     r.add(worker("POST", "/oauth/token", handle_oauth_token, c));

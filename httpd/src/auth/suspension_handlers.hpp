@@ -1,6 +1,6 @@
-// suspension_handlers.hpp: staff with admin or compliance_officer suspend
-// and reinstate a user with a reason (docs/identity.md, "Client
-// administration and suspension"); the database decides who may and
+// suspension_handlers.hpp: staff with admin or compliance_officer read one
+// user, and suspend and reinstate a user with a reason (docs/identity.md,
+// "Client administration and suspension"); the database decides who may and
 // revokes the sessions in the same transaction.
 #pragma once
 
@@ -17,6 +17,9 @@ inline ApiError account_suspended() {
     return {403, "ACCOUNT_LOCKED", "Account is suspended; contact support to have it reinstated"};
 }
 
+// GET /admin/users/{id}: the user as GET /auth/me shows it (what an identity
+// webhook's receiver fetches: docs/identity.md, "Outbound events").
+HttpResponse handle_user_get(const Context& context, const HttpRequest& request, Db& db);
 HttpResponse handle_user_suspend(const Context& context, const HttpRequest& request, Db& db);
 HttpResponse handle_user_reinstate(const Context& context, const HttpRequest& request, Db& db);
 
