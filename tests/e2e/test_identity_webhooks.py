@@ -19,9 +19,6 @@ import unittest
 import cbclient as cb
 import verify_support as vs
 
-SETTINGS = {"CORE_VERIFY_WEBHOOK_TIMEOUT_MS": 2000, "CORE_VERIFY_WEBHOOK_BACKOFF_BASE_S": 1,
-            "CORE_VERIFY_WEBHOOK_BACKOFF_MAX_S": 2, "CORE_VERIFY_WEBHOOK_ATTEMPTS_MAX": 2,
-            "CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE": "true"}
 
 
 def setUpModule():
@@ -30,45 +27,21 @@ def setUpModule():
     cb.require(cb.DATABASE_URL, "CB_DATABASE_URL")
 
 
-class IdentityWebhooksTest(unittest.TestCase):
+class IdentityWebhooksTest(vs.IsolatedWebhookTest):
 
     @classmethod
-    def setUpClass(cls):
-        cls.tier = vs.IsolatedTier(SETTINGS)
-        try:
-            cls.tier.start()
-            key = cls.tier.cli("key-create", "--service", "verify", "--scopes", "webhooks:manage",
-                               "--name", "e2e-identity-webhooks")
-            cls.hooks = cb.HttpClient(cls.tier.url)
-            cls.auth = {"Authorization": f"Bearer {key}"}
-            cls.identity = cb.Identity(f"http://127.0.0.1:{cls.tier.ports[1]}")
-        except Exception:
-            cls.tier.close()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tier.close()
-
-    def setUp(self):
-        self.receivers = []
-
-    def tearDown(self):
-        for receiver in self.receivers:
-            receiver.close()
+    def setup_tier(cls):
+        key = cls.tier.cli("key-create", "--service", "verify", "--scopes", "webhooks:manage",
+                           "--name", "e2e-identity-webhooks")
+        cls.hooks = cb.HttpClient(cls.tier.url)
+        cls.auth = {"Authorization": f"Bearer {key}"}
+        cls.identity = cb.Identity(f"http://127.0.0.1:{cls.tier.ports[1]}")
 
     def execute(self, sql, params=()):
-        import psycopg2
-        conn = psycopg2.connect(self.tier.admin_url)
-        try:
-            with conn, conn.cursor() as cur:
-                cur.execute(sql, params)
-        finally:
-            conn.close()
+        self.tier_scalar(sql, params)
 
     def endpoint(self, **extra):
-        receiver = vs.WebhookReceiver()
-        self.receivers.append(receiver)
+        receiver = self.new_receiver()
         resp = self.hooks.post("/v1/webhook-endpoints", json_body=dict(url=receiver.url, **extra), headers=self.auth)
         self.assertEqual(resp.status, 201, resp)
         return receiver, resp.json

@@ -25,9 +25,6 @@ import unittest
 import cbclient as cb
 import verify_support as vs
 
-SETTINGS = {"CORE_VERIFY_WEBHOOK_TIMEOUT_MS": 2000, "CORE_VERIFY_WEBHOOK_BACKOFF_BASE_S": 1,
-            "CORE_VERIFY_WEBHOOK_BACKOFF_MAX_S": 2, "CORE_VERIFY_WEBHOOK_ATTEMPTS_MAX": 2,
-            "CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE": "true"}
 SECRET = re.compile(r"whsec_[A-Za-z0-9_-]{43}")
 ENDPOINT_FIELDS = {"id", "url", "description", "events", "status", "createdAt", "disabledAt", "secretRotatedAt",
                    "previousSecretExpiresAt"}
@@ -95,51 +92,25 @@ class Admin:
         return self.checked("POST", path, resp)
 
 
-class IsolatedTierTest(unittest.TestCase):
+class IsolatedTierTest(vs.IsolatedWebhookTest):
     """The operations on a tier of their own, whose outbox nobody else drains."""
 
     @classmethod
-    def setUpClass(cls):
-        cls.tier = vs.IsolatedTier(SETTINGS)
-        try:
-            cls.tier.start()
-            cls.admin = Admin(cls.tier.url, cls.tier.cli("key-create", "--service", "verify", "--scopes",
-                                                         "webhooks:manage", "--name", "e2e-webhook-admin"))
-            cls.sessions_key = cls.tier.cli("key-create", "--service", "verify", "--scopes",
-                                            "sessions:read,sessions:write", "--name", "e2e-webhook-sessions")
-        except Exception:
-            cls.tier.close()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tier.close()
-
-    def setUp(self):
-        self.receivers = []
-
-    def tearDown(self):
-        for receiver in self.receivers:
-            receiver.close()
+    def setup_tier(cls):
+        cls.admin = Admin(cls.tier.url, cls.tier.cli("key-create", "--service", "verify", "--scopes",
+                                                     "webhooks:manage", "--name", "e2e-webhook-admin"))
+        cls.sessions_key = cls.tier.cli("key-create", "--service", "verify", "--scopes",
+                                        "sessions:read,sessions:write", "--name", "e2e-webhook-sessions")
 
     def count(self, sql):
-        import psycopg2
-        conn = psycopg2.connect(self.tier.admin_url)
-        try:
-            with conn.cursor() as cur:
-                cur.execute(sql)
-                return cur.fetchone()[0]
-        finally:
-            conn.close()
+        return self.tier_scalar(sql)
 
     def counts(self):
         return tuple(self.count(f"SELECT count(*) FROM corebank.{t}") for t in
                      ("verify_webhook_endpoints", "verify_webhook_events", "verify_webhook_deliveries"))
 
     def receiver(self, statuses=None):
-        receiver = vs.WebhookReceiver(statuses)
-        self.receivers.append(receiver)
-        return receiver
+        return self.new_receiver(statuses)
 
     def create(self, url, **extra):
         resp = self.admin.post("/v1/webhook-endpoints", dict(url=url, **extra))
@@ -436,33 +407,18 @@ class IsolatedTierTest(unittest.TestCase):
         self.assertEqual(self.counts(), before)
 
 
-class PrivateAddressTest(unittest.TestCase):
+class PrivateAddressTest(vs.IsolatedWebhookTest):
     """A tier with verify_webhook_allow_private = false (the default) refuses private addresses."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.tier = vs.IsolatedTier({"CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE": "false"})
-        try:
-            cls.tier.start()
-            cls.admin = Admin(cls.tier.url, cls.tier.cli("key-create", "--service", "verify", "--scopes",
-                                                         "webhooks:manage", "--name", "e2e-webhook-private"))
-        except Exception:
-            cls.tier.close()
-            raise
+    SETTINGS = {"CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE": "false"}
 
     @classmethod
-    def tearDownClass(cls):
-        cls.tier.close()
+    def setup_tier(cls):
+        cls.admin = Admin(cls.tier.url, cls.tier.cli("key-create", "--service", "verify", "--scopes",
+                                                     "webhooks:manage", "--name", "e2e-webhook-private"))
 
     def endpoints(self):
-        import psycopg2
-        conn = psycopg2.connect(self.tier.admin_url)
-        try:
-            with conn.cursor() as cur:
-                cur.execute("SELECT count(*) FROM corebank.verify_webhook_endpoints")
-                return cur.fetchone()[0]
-        finally:
-            conn.close()
+        return self.tier_scalar("SELECT count(*) FROM corebank.verify_webhook_endpoints")
 
     def test_loopback_metadata_and_private_urls_are_refused(self):
         """400 VALIDATION_ERROR "url: ..." naming the address; nothing stored."""

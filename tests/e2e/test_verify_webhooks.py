@@ -66,37 +66,27 @@ class PrivateWebhookUrlTest(unittest.TestCase):
         cb.cli("webhook-disable", "--id", endpoint_id)
 
 
-class WebhookDeliveryTest(unittest.TestCase):
+class WebhookDeliveryTest(vs.IsolatedWebhookTest):
+
+    SETTINGS = SETTINGS
 
     @classmethod
-    def setUpClass(cls):
-        cls.tier = vs.IsolatedTier(SETTINGS)
-        try:
-            cls.tier.start()
-            key = cls.tier.cli("key-create", "--service", "verify", "--scopes", "sessions:read,sessions:write",
-                               "--name", "e2e-webhooks")
-            cls.api = vs.VerifyApi(key=key, base_url=cls.tier.url)
-        except Exception:
-            cls.tier.close()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tier.close()
+    def setup_tier(cls):
+        key = cls.tier.cli("key-create", "--service", "verify", "--scopes", "sessions:read,sessions:write",
+                           "--name", "e2e-webhooks")
+        cls.api = vs.VerifyApi(key=key, base_url=cls.tier.url)
 
     def setUp(self):
-        self.receivers = []
+        super().setUp()
         self.endpoints = []
 
     def tearDown(self):
         for endpoint_id in self.endpoints:
             self.tier.cli("webhook-disable", "--id", endpoint_id)
-        for receiver in self.receivers:
-            receiver.close()
+        super().tearDown()
 
     def receiver(self, statuses=None, delay_s=0.0):
-        receiver = vs.WebhookReceiver(statuses, delay_s)
-        self.receivers.append(receiver)
+        receiver = self.new_receiver(statuses, delay_s)
         secret = self.register(receiver.url)
         return receiver, secret
 

@@ -519,3 +519,61 @@ class IsolatedTier:
             cb.db().execute(f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)')
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# The webhook tests' own tier: a 2 s delivery timeout, retries after 1 s and
+# 2 s, two attempts, and loopback receivers allowed (issue 13 refuses them by
+# default), so that a failed delivery shows within seconds.
+WEBHOOK_TEST_SETTINGS = {"CORE_VERIFY_WEBHOOK_TIMEOUT_MS": 2000, "CORE_VERIFY_WEBHOOK_BACKOFF_BASE_S": 1,
+                         "CORE_VERIFY_WEBHOOK_BACKOFF_MAX_S": 2, "CORE_VERIFY_WEBHOOK_ATTEMPTS_MAX": 2,
+                         "CORE_VERIFY_WEBHOOK_ALLOW_PRIVATE": "true"}
+
+
+class IsolatedWebhookTest(unittest.TestCase):
+    """Tests on an IsolatedTier of their own (an outbox nobody else drains), with loopback webhook receivers
+    closed after each test. A subclass may set SETTINGS and makes its keys in setup_tier()."""
+
+    SETTINGS = WEBHOOK_TEST_SETTINGS
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tier = IsolatedTier(cls.SETTINGS)
+        try:
+            cls.tier.start()
+            cls.setup_tier()
+        except Exception:
+            cls.tier.close()
+            raise
+
+    @classmethod
+    def setup_tier(cls):
+        """What the subclass needs on the started tier (keys, clients)."""
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tier.close()
+
+    def setUp(self):
+        self.receivers = []
+
+    def tearDown(self):
+        for receiver in self.receivers:
+            receiver.close()
+
+    def new_receiver(self, statuses=None, delay_s=0.0):
+        """A loopback receiver answering `statuses` in turn (then 200), closed after the test."""
+        receiver = WebhookReceiver(statuses, delay_s)
+        self.receivers.append(receiver)
+        return receiver
+
+    def tier_scalar(self, sql, params=()):
+        """The first column of the first row of `sql` on the tier's own database (as the superuser)."""
+        import psycopg2
+        conn = psycopg2.connect(self.tier.admin_url)
+        try:
+            with conn, conn.cursor() as cur:
+                cur.execute(sql, params)
+                row = cur.fetchone() if cur.description else None
+                return row[0] if row else None
+        finally:
+            conn.close()
