@@ -203,6 +203,9 @@ class ConsoleBrowserTest(unittest.TestCase):
         page = self.browser
         page.navigate(server.core_url + "/console/")
         page.visible("login-submit")
+        # app.js is deferred: the button shows before its click handler is bound, and a click then does
+        # nothing (a clean-clone run timed out on the login form). The load event follows deferred scripts.
+        page.wait_for("document.readyState === 'complete'", what="the console's script")
         page.evaluate(f"document.getElementById('login-email').value = {json.dumps(staff.email)};"
                       f"document.getElementById('login-password').value = {json.dumps(staff.password)}; true")
         page.click("login-submit")

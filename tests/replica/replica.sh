@@ -223,7 +223,15 @@ replica_tier_check() {
     # An admin key and a teller, as the e2e suite makes them (CLI, then login).
     local admin key email password token customer account tx reference
     admin=$(test_url "$REPLICA_DB")
-    email="teller.$RANDOM$RANDOM@replica.corebank.test" password="Pw1-replica-$RANDOM$RANDOM"
+    email="teller.$RANDOM$RANDOM@replica.corebank.test"
+    # A random password cracklib accepts: staff-create refuses weak ones, and "Pw1-replica-<digits>" (a
+    # dictionary word inside) was refused in a clean-clone run.
+    password="Pw1-$(openssl rand -base64 12 | tr -d '\n+/=')"
+    if [[ -x /usr/sbin/cracklib-check ]]; then
+        until printf '%s\n' "$password" | /usr/sbin/cracklib-check | grep -q ': OK$'; do
+            password="Pw1-$(openssl rand -base64 12 | tr -d '\n+/=')"
+        done
+    fi
     key=$(DATABASE_URL=$admin CORE_DATA_KEY_FILE="$TEST_TMP/secrets/data.key"         "$COREBANKD" key-create --service core --scopes admin --name replica-read-pool 2>>"$log") || key=""
     if [[ -z $key ]] || ! DATABASE_URL=$admin CORE_DATA_KEY_FILE="$TEST_TMP/secrets/data.key"             "$COREBANKD" staff-create --email "$email" --password "$password" --roles teller >/dev/null 2>>"$log"; then
         replica_not_ok "key-create or staff-create failed (log: $log)"
