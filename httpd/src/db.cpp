@@ -122,7 +122,25 @@ std::vector<const char*> param_pointers(const std::vector<Param>& params) {
 
 }  // namespace
 
+const Statement Db::scoped(const Statement& statement) {
+    auto found = scoped_statements_.find(&statement);
+    if (found == scoped_statements_.end()) {
+        ScopedStatement variant{std::string(statement.name) + "@scoped",
+                                std::string(statement.sql) + " FROM corebank.actor_scope_set($" +
+                                    std::to_string(statement.param_count + 1) + "::uuid)"};
+        found = scoped_statements_.emplace(&statement, std::move(variant)).first;
+    }
+    return Statement{found->second.name.c_str(), found->second.sql.c_str(), statement.param_count + 1, true};
+}
+
 QueryResult Db::exec(const Statement& statement, const std::vector<Param>& params) {
+    if (!scope_actor_ || !statement.branch_scoped) return exec_prepared(statement, params);
+    std::vector<Param> with_actor = params;
+    with_actor.push_back(*scope_actor_);
+    return exec_prepared(scoped(statement), with_actor);
+}
+
+QueryResult Db::exec_prepared(const Statement& statement, const std::vector<Param>& params) {
     assert(static_cast<int>(params.size()) == statement.param_count);
     ensure_connected();
     if (prepared_.count(statement.name) == 0) {
@@ -169,6 +187,7 @@ QueryResult Db::exec_read(const Statement& statement, const std::vector<Param>& 
         for (int attempt = 0; attempt < 2; ++attempt) {
             const bool had_connection = replica_->conn_ != nullptr;
             try {
+                replica_->scope_to(scope_actor_);  // the replica's call is scoped as this one would be
                 QueryResult result = replica_->exec(statement, params);
                 replica_health_->succeeded();
                 return result;

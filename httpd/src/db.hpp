@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -24,6 +25,11 @@ struct Statement {
     const char* name;  // unique per statement; prepared once per connection
     const char* sql;
     int param_count;
+    // Whether the statement may be scoped to the acting staff member's
+    // branch (Db::scope_to): true for every "SELECT corebank.f(...)::text"
+    // call. False for the few whose SQL has its own top-level FROM, to which
+    // the scope's FROM cannot be appended; they must not read branch data.
+    bool branch_scoped = true;
 };
 
 using Param = std::optional<std::string>;  // nullopt is SQL NULL
@@ -79,6 +85,14 @@ public:
     // it); the connection's own value comes back afterwards, also when the
     // call fails.
     QueryResult exec_with_timeout(const Statement& statement, const std::vector<Param>& params, int timeout_ms);
+    // The acting staff member of the request being served (the core tier's
+    // authorize sets it; the route clears it before and after each request),
+    // or nullopt. While set, every exec() of a branch_scoped statement runs as
+    // "<statement> FROM corebank.actor_scope_set($n::uuid)" in the same round
+    // trip, so the database scopes the call to the member's branch
+    // (docs/core-banking.md "Branch scoping").
+    void scope_to(std::optional<std::string> actor) { scope_actor_ = std::move(actor); }
+    const std::optional<std::string>& scope_actor() const { return scope_actor_; }
     // Runs a statement that is not prepared (admin tools, health checks).
     QueryResult exec_once(const std::string& sql, const std::vector<Param>& params);
     void disconnect() noexcept;
@@ -95,6 +109,15 @@ public:
 private:
     void ensure_connected();
     QueryResult take_result(void* result);
+    QueryResult exec_prepared(const Statement& statement, const std::vector<Param>& params);
+    // The scoped variant of a statement, built once per connection.
+    struct ScopedStatement {
+        std::string name;
+        std::string sql;
+    };
+    const Statement scoped(const Statement& statement);
+    std::optional<std::string> scope_actor_;
+    std::unordered_map<const Statement*, ScopedStatement> scoped_statements_;
 
     std::string url_;
     std::vector<std::pair<std::string, std::string>> settings_;
@@ -102,6 +125,20 @@ private:
     std::unordered_set<std::string> prepared_;
     std::unique_ptr<Db> replica_;
     std::shared_ptr<ReplicaHealth> replica_health_;
+};
+
+// Clears a connection's branch scope (Db::scope_to) for the life of one
+// request, before and after it, so that no request inherits another's: the
+// worker's dispatch (service.cpp) holds one around every handler.
+class ScopeReset {
+public:
+    explicit ScopeReset(Db& db) : db_(db) { db_.scope_to(std::nullopt); }
+    ~ScopeReset() { db_.scope_to(std::nullopt); }
+    ScopeReset(const ScopeReset&) = delete;
+    ScopeReset& operator=(const ScopeReset&) = delete;
+
+private:
+    Db& db_;
 };
 
 // "\x" + hex of the bytes: bytea in text format.

@@ -296,6 +296,8 @@ HttpResponse render_standard_error(const ApiError& error) {
 
 HttpResponse run_handler(const Route& route, const HttpRequest& request, Db* db, const ServiceOptions& options) {
     try {
+        if (db == nullptr) return route.handler(request, db);
+        const ScopeReset scope_reset(*db);
         return route.handler(request, db);
     } catch (const ApiError& e) {
         return options.render_error(e);

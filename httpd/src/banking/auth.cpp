@@ -183,7 +183,6 @@ void fill_from_database(HotPath& hot_path, const std::string& key_hash, const St
     hot_path.staff.put(staff.verified->jti, *session, std::move(tags), staff_generation);
 }
 
-}  // namespace
 
 // The key and the staff token's session come from the process's caches when
 // they are there (no database call) and from one round trip
@@ -192,7 +191,7 @@ void fill_from_database(HotPath& hot_path, const std::string& key_hash, const St
 // the caches off or bypassed (the listener is down), corebank.core_authorize
 // answers and counts as before. Judged in the order of before: key, rate
 // limit, scope, then the staff token.
-Caller authorize(const Context& context, const HttpRequest& request, Db& db, const std::string& operation) {
+Caller authorize_caller(const Context& context, const HttpRequest& request, Db& db, const std::string& operation) {
     const OperationRule& rule = context.policy.rule(operation);
     const auto key_text = request.header("x-api-key");
     if (!key_text || key_text->empty()) throw core_unauthorized("An API key is required: send the X-API-Key header");
@@ -214,6 +213,17 @@ Caller authorize(const Context& context, const HttpRequest& request, Db& db, con
     // minute): this request is counted by the database instead.
     if (admission == Admission::untracked) return authorize_in_database(key_hash, staff, db, rule);
     return judge(KeyAnswer{key->id, key->scopes, admission == Admission::limited}, staff, staff_state, rule);
+}
+
+}  // namespace
+
+// Every call the handler makes after this one is scoped to the staff
+// member's branch in the database (Db::scope_to); an application key alone
+// acts for the institution, unscoped.
+Caller authorize(const Context& context, const HttpRequest& request, Db& db, const std::string& operation) {
+    Caller caller = authorize_caller(context, request, db, operation);
+    db.scope_to(caller.actor_id);
+    return caller;
 }
 
 }  // namespace corebank::httpd::core_banking

@@ -109,7 +109,8 @@ inline const Statement money_postings{
     "SELECT a.e ->> 'status', (a.e -> 'response')::text, a.e ->> 'reason' "
     "FROM jsonb_array_elements(corebank.core_postings($1::jsonb, $2::uuid[])) WITH ORDINALITY AS a(e, n) "
     "ORDER BY a.n",
-    2};
+    2,
+    false};  // postings are not branch scoped: any branch serves any customer
 inline const Statement money_transfer_batch{"core_transfer_batch",
                                             "SELECT corebank.core_transfer_batch($1::jsonb, $2::uuid)::text", 2};
 inline const Statement money_fee{"core_fee", "SELECT corebank.core_fee($1::jsonb, $2::uuid)::text", 2};
