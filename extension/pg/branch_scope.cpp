@@ -7,6 +7,7 @@
 
 extern "C" {
 #include "access/xact.h"
+#include "miscadmin.h"
 #include "storage/proc.h"
 }
 
@@ -14,10 +15,13 @@ namespace corebank::pg::branch_scope {
 
 namespace {
 
-// The scope of one transaction. `resolved` with no branch: unscoped.
+// The scope of one transaction. `resolved` with no branch: unscoped. A scope
+// looked up for the session user is stamped with that user: SET SESSION
+// AUTHORIZATION inside the transaction looks the new one up.
 struct State {
     LocalTransactionId local_xid = InvalidLocalTransactionId;
     bool resolved = false;
+    Oid session_user = InvalidOid;  // InvalidOid: set by the tier for an actor
     std::optional<Uuid> branch;
 };
 
@@ -55,7 +59,10 @@ void clear_at_end(XactEvent event, void* /*argument*/) {
     }
 }
 
-bool current_transaction(const State& s) { return s.resolved && s.local_xid == MyProc->lxid; }
+bool current_transaction(const State& s) {
+    return s.resolved && s.local_xid == MyProc->lxid &&
+           (s.session_user == InvalidOid || s.session_user == GetSessionUserId());
+}
 
 std::optional<Uuid> lookup(const char* sql, std::initializer_list<spi::Arg> args) {
     spi::connect();
@@ -66,24 +73,25 @@ std::optional<Uuid> lookup(const char* sql, std::initializer_list<spi::Arg> args
     return branch;
 }
 
-void remember(std::optional<Uuid> branch) {
+void remember(std::optional<Uuid> branch, Oid session_user) {
     if (!callback_registered) {
         pg_guard([]() noexcept { RegisterXactCallback(clear_at_end, nullptr); });
         callback_registered = true;
     }
     state.local_xid = MyProc->lxid;
     state.resolved = true;
+    state.session_user = session_user;
     state.branch = branch;
 }
 
 }  // namespace
 
 void set_for_actor(const std::optional<Uuid>& actor) {
-    remember(actor ? lookup(actor_branch_sql, {spi::Arg::uuid(actor)}) : std::nullopt);
+    remember(actor ? lookup(actor_branch_sql, {spi::Arg::uuid(actor)}) : std::nullopt, InvalidOid);
 }
 
 std::optional<Uuid> current() {
-    if (!current_transaction(state)) remember(lookup(login_branch_sql, {}));
+    if (!current_transaction(state)) remember(lookup(login_branch_sql, {}), GetSessionUserId());
     return state.branch;
 }
 
