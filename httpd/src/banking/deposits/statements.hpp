@@ -96,9 +96,13 @@ inline const Statement interest_run{
     "core_interest_run", "SELECT corebank.core_interest_run($1::date, $2::uuid)::text", 2};
 inline const Statement dormancy_run{
     "core_dormancy_run", "SELECT corebank.core_dormancy_run($1::date, $2::uuid)::text", 2};
-inline const Statement money_deposit{"core_deposit", "SELECT corebank.core_deposit($1::jsonb, $2::uuid)::text", 2};
-inline const Statement money_withdraw{"core_withdraw", "SELECT corebank.core_withdraw($1::jsonb, $2::uuid)::text", 2};
-inline const Statement money_transfer{"core_transfer", "SELECT corebank.core_transfer($1::jsonb, $2::uuid)::text", 2};
+// Postings are not branch scoped (docs/core-banking.md "Branch scoping": any
+// branch serves any customer) and read no branch's records: they skip the
+// scope's lookup on the hot path.
+constexpr bool unscoped = false;
+inline const Statement money_deposit{"core_deposit", "SELECT corebank.core_deposit($1::jsonb, $2::uuid)::text", 2, unscoped};
+inline const Statement money_withdraw{"core_withdraw", "SELECT corebank.core_withdraw($1::jsonb, $2::uuid)::text", 2, unscoped};
+inline const Statement money_transfer{"core_transfer", "SELECT corebank.core_transfer($1::jsonb, $2::uuid)::text", 2, unscoped};
 // A group of concurrent single postings in one transaction (banking/posting_group.hpp):
 // [{"operation", "request"}, ...] and each request's acting staff member, as a text array.
 // One row per request, in order: its status, its response as jsonb's text
@@ -110,10 +114,10 @@ inline const Statement money_postings{
     "FROM jsonb_array_elements(corebank.core_postings($1::jsonb, $2::uuid[])) WITH ORDINALITY AS a(e, n) "
     "ORDER BY a.n",
     2,
-    false};  // postings are not branch scoped: any branch serves any customer
+    unscoped};
 inline const Statement money_transfer_batch{"core_transfer_batch",
-                                            "SELECT corebank.core_transfer_batch($1::jsonb, $2::uuid)::text", 2};
-inline const Statement money_fee{"core_fee", "SELECT corebank.core_fee($1::jsonb, $2::uuid)::text", 2};
+                                            "SELECT corebank.core_transfer_batch($1::jsonb, $2::uuid)::text", 2, unscoped};
+inline const Statement money_fee{"core_fee", "SELECT corebank.core_fee($1::jsonb, $2::uuid)::text", 2, unscoped};
 inline const Statement fx_rates_list{"core_fx_rates_list", "SELECT corebank.core_fx_rates_list($1::jsonb)::text", 1};
 inline const Statement fx_rates_get{
     "core_fx_rates_get", "SELECT corebank.core_fx_rates_get($1, $2, $3::date)::text", 3};
