@@ -122,12 +122,15 @@ std::vector<const char*> param_pointers(const std::vector<Param>& params) {
 
 }  // namespace
 
+std::string branch_scoped_sql(const std::string& sql, int param_count) {
+    return sql + " FROM corebank.actor_scope_set($" + std::to_string(param_count + 1) + "::uuid)";
+}
+
 const Statement Db::scoped(const Statement& statement) {
     auto found = scoped_statements_.find(&statement);
     if (found == scoped_statements_.end()) {
         ScopedStatement variant{std::string(statement.name) + "@scoped",
-                                std::string(statement.sql) + " FROM corebank.actor_scope_set($" +
-                                    std::to_string(statement.param_count + 1) + "::uuid)"};
+                                branch_scoped_sql(statement.sql, statement.param_count)};
         found = scoped_statements_.emplace(&statement, std::move(variant)).first;
     }
     return Statement{found->second.name.c_str(), found->second.sql.c_str(), statement.param_count + 1, true};

@@ -141,6 +141,12 @@ private:
     Db& db_;
 };
 
+// The SQL of a statement scoped to an actor (Db::scope_to): the statement's
+// own SQL with "FROM corebank.actor_scope_set($<param_count + 1>::uuid)"
+// appended, so the scope is set by a function scan before the select list
+// (the API call) is evaluated, in the same statement and transaction.
+std::string branch_scoped_sql(const std::string& sql, int param_count);
+
 // "\x" + hex of the bytes: bytea in text format.
 std::string bytea_param(const std::string& bytes);
 // Text-format PostgreSQL array literal of plain tokens, e.g. {"a","b"}.
