@@ -5,23 +5,18 @@
 - GET /v1/platform/compliance lists only controls that exist (no simulated
   regulatory submission, no transaction monitoring) and the KYC provider mode
   of the configuration (the suite's corebank.conf: STUB).
-- PUT /v1/platform/branch-scoping refuses to turn scoping on (422), since
-  nothing enforces it yet, and parks nothing; an "on" change parked before
-  extension 1.6 cannot be approved either; turning it off is still parked.
+- PUT /v1/platform/branch-scoping {enabled: false} is parked (turning it on,
+  now that the database enforces it, is test_core_branch_scoping.py's).
 - The identity service's OpenID discovery lists only the grants that
   POST /oauth/token serves.
 
-Method: plain HTTP against the running services, checks in the database for
-what was (not) parked. The pre-1.6 "on" change is written into
-parked_changes directly, as the row an older release left behind.
+Method: plain HTTP against the running services.
 """
 import unittest
 import urllib.parse
 
 import cbclient as cb
 import corebanking as C
-
-REFUSED_ON = "Branch scoping cannot be turned on: it is not enforced yet"
 
 
 def setUpModule():
@@ -78,20 +73,9 @@ class BranchScopingTest(unittest.TestCase):
         cls.admin = C.new_staff("admin")
         cls.supervisor = C.new_staff("supervisor")
 
-    def pending_scoping_changes(self):
-        return C.count("parked_changes", "operation = 'branch_scoping.update' AND status = 'PENDING'")
-
     def reject_when_pending(self, change_id):
         if C.count("parked_changes", "id = %s AND status = 'PENDING'", (change_id,)):
             C.reject(self.api, self.supervisor, change_id, reason="test cleanup")
-
-    def test_turning_on_is_refused_and_parks_nothing(self):
-        """PUT {enabled: true} is 422 UNPROCESSABLE with a clear message; nothing is parked; it stays off."""
-        before = self.pending_scoping_changes()
-        resp = self.api.put("/v1/platform/branch-scoping", json_body={"enabled": True}, token=self.admin)
-        cb.assert_error(resp, 422, "UNPROCESSABLE", REFUSED_ON)
-        self.assertEqual(self.pending_scoping_changes(), before)
-        self.assertIs(C.ok(self.api.get("/v1/platform/branch-scoping"))["enabled"], False)
 
     def test_turning_off_is_still_parked(self):
         """PUT {enabled: false} is parked as before (branch_scoping.update)."""
@@ -101,23 +85,6 @@ class BranchScopingTest(unittest.TestCase):
         approved = C.approve(self.api, self.supervisor, change["id"])
         self.assertEqual(approved["status"], "APPROVED")
         self.assertIs(C.ok(self.api.get("/v1/platform/branch-scoping"))["enabled"], False)
-
-    def test_an_on_change_parked_earlier_cannot_be_approved(self):
-        """Approving an "on" change parked before 1.6 is 422; the change stays pending and nothing turns on."""
-        change_id = self.park_on_as_an_older_release_did()
-        self.addCleanup(self.reject_when_pending, change_id)
-        resp = self.api.post(f"/v1/approvals/{change_id}/approve", json_body={}, token=self.supervisor)
-        cb.assert_error(resp, 422, "UNPROCESSABLE", REFUSED_ON)
-        self.assertEqual(C.db().scalar("SELECT status FROM corebank.parked_changes WHERE id = %s", (change_id,)),
-                         "PENDING")
-        self.assertIs(C.ok(self.api.get("/v1/platform/branch-scoping"))["enabled"], False)
-
-    def park_on_as_an_older_release_did(self):
-        return C.db().scalar(
-            "INSERT INTO corebank.parked_changes (operation, entity_type, entity_id, payload, summary, maker_id,"
-            "                                     expires_at)"
-            " VALUES ('branch_scoping.update', 'platform', 'branch_scoping', '{\"enabled\": true}',"
-            "         'Turn branch scoping on', %s, now() + interval '72 hours') RETURNING id::text", (self.admin.id,))
 
 
 class DiscoveryTest(unittest.TestCase):
