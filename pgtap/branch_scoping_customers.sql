@@ -13,8 +13,10 @@
 -- Method: one set of fixtures per actor and branch (made by head office), then
 -- the same table of calls run as each actor: refused ones with throws_ok, and
 -- allowed ones checked by what they return. A refused amend writes nothing.
+-- The same calls on ids that exist nowhere show the refusal is the unknown
+-- id's answer, code and message.
 BEGIN;
-SELECT plan(112);
+SELECT plan(135);
 \ir helpers/deposits.sql
 \ir helpers/scoping.sql
 
@@ -70,6 +72,9 @@ END
 $f$;
 SELECT pg_temp.act_as(NULL);
 SELECT pg_temp.fixture(s, b) FROM unnest(ARRAY['scoped', 'head', 'off']) s, unnest(ARRAY['HRE', 'BYO']) b;
+-- Ids that exist nowhere: what an unknown id answers, to compare the refusals with.
+INSERT INTO fx SELECT 'unknown', 'nonexistent', gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
+                      gen_random_uuid(), gen_random_uuid(), gen_random_uuid();
 
 -- The id of fixture `what` (a column of fx) of a scenario and branch.
 CREATE FUNCTION pg_temp.id(scenario text, branch text, what text) RETURNS uuid LANGUAGE sql STABLE
@@ -212,7 +217,7 @@ CREATE FUNCTION pg_temp.listed(size int DEFAULT 100) RETURNS jsonb LANGUAGE sql 
 CREATE FUNCTION pg_temp.all_fixtures() RETURNS text LANGUAGE sql STABLE
     AS $f$
     SELECT string_agg(f.scenario || '/' || f.branch || '/' || w.what, ' ' ORDER BY f.scenario, f.branch, w.what)
-    FROM fx f CROSS JOIN LATERAL (VALUES ('person'), ('corp')) w(what)
+    FROM fx f CROSS JOIN LATERAL (VALUES ('person'), ('corp')) w(what) WHERE f.scenario <> 'unknown'
 $f$;
 
 -- ---------------------------------------------------------------------------
@@ -268,6 +273,8 @@ SELECT is(corebank.core_customers_beneficiary_add(pg_temp.id('scoped', 'HRE', 'p
 -- 2. Scoping on, head office: a staff member with no branch, and an application key (no actor).
 SELECT pg_temp.become('head');
 SELECT * FROM pg_temp.allowed('head', 'BYO', 'head office');
+-- The refusals above answer exactly what an unknown id answers.
+SELECT * FROM pg_temp.refused('unknown', 'nonexistent', 'head office');
 SELECT is(pg_temp.fixtures_in(pg_temp.listed() -> 'content'), pg_temp.all_fixtures(),
           'core_customers_list by head office: every branch');
 SELECT is((pg_temp.listed(1) ->> 'totalElements')::int, 12, 'its total counts every branch');
