@@ -80,6 +80,13 @@ bench_start_cluster() {
     as_postgres "$PG_BIN/pg_ctl" start -D "$pg_data" -l "$tmp/log/postgresql.log" -w -t 60 \
         -o "-p $pg_port -k $tmp/sock -c listen_addresses=127.0.0.1 $PG_SETTINGS" >/dev/null
     admin_url="host=$tmp/sock port=$pg_port dbname=corebank_bench user=postgres"
+    # The root key that seals the signing keys (issue 13, docs/security.md), outside the
+    # data directory, as ./corebank's root_key_setup makes it: without it the identity
+    # service cannot sign a token and every login answers 503.
+    if ((EUID == 0)); then install -d -o postgres -g postgres -m 700 "$tmp/root-key"; else install -d -m 700 "$tmp/root-key"; fi
+    as_postgres sh -c 'umask 077 && openssl rand -out "$1" 32' sh "$tmp/root-key/root.key"
+    psql -X -q -v ON_ERROR_STOP=1 -v file="$tmp/root-key/root.key" "host=$tmp/sock port=$pg_port dbname=postgres user=postgres" \
+        <<<"LOAD 'corebank'; ALTER SYSTEM SET corebank.root_key_file = :'file'; SELECT pg_reload_conf() \\g /dev/null" >/dev/null
     psql -X -q -v ON_ERROR_STOP=1 "host=$tmp/sock port=$pg_port dbname=postgres user=postgres" \
         -c "CREATE DATABASE corebank_bench" >/dev/null
     psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE EXTENSION corebank" >/dev/null
@@ -116,12 +123,13 @@ bench_start_tier() {
     done
 }
 
-# bench_staff ROLES: creates a staff member and signs in once; sets staff_email,
-# staff_password, staff_token (access) and staff_refresh.
+# bench_staff ROLES [BRANCH]: creates a staff member (of branch code BRANCH, else
+# head office) and signs in once; sets staff_email, staff_password, staff_token
+# (access) and staff_refresh.
 bench_staff() {
     staff_email="bench-$RANDOM$RANDOM@example.com"
     staff_password="Bench-pw-$RANDOM-$RANDOM-x"
-    cli staff-create --email "$staff_email" --password "$staff_password" --roles "$1" >/dev/null
+    cli staff-create --email "$staff_email" --password "$staff_password" --roles "$1" ${2:+--branch "$2"} >/dev/null
     read -r staff_token staff_refresh < <(curl -fsS -H 'Content-Type: application/json' \
         -d "{\"email\":\"$staff_email\",\"password\":\"$staff_password\"}" "$id_url/auth/login" |
         python3 -c 'import json,sys; b = json.load(sys.stdin); print(b["accessToken"], b["refreshToken"])')

@@ -7,6 +7,8 @@
 #                                   and single transfers
 #   history  bench/history/run.sh   reads and writes at 1,000,000 entries against 100
 #                                   entries and an empty journal
+#   scoping  bench/scoping/run.sh   transfers and a teller's reads with branch scoping
+#                                   on against off
 # Each starts and removes its own cluster and corebankd and finishes in under
 # five minutes on 2 cores. The extension is installed once, here. At the end
 # the last line (the ratios) of each is repeated, with its wall time.
@@ -24,12 +26,12 @@ while (($#)); do
         --build-dir) build_dir=$2; shift 2 ;;
         --no-install) install=0; shift ;;
         --keep) pass+=(--keep); shift ;;
-        -h | --help) sed -n '2,15p' "${BASH_SOURCE[0]}"; exit 0 ;;
-        ingest | postings | identity | batch | history) names+=("$1"); shift ;;
+        -h | --help) sed -n '2,17p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        ingest | postings | identity | batch | history | scoping) names+=("$1"); shift ;;
         *) echo "bench/run.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-((${#names[@]})) || names=(ingest postings identity batch history)
+((${#names[@]})) || names=(ingest postings identity batch history scoping)
 
 # An incremental build: a stale corebankd refuses a newer corebank.conf.
 echo "==> building corebankd and the extension in $build_dir (incremental)" >&2
