@@ -1,5 +1,7 @@
 -- Close: zero balance, no accrued interest, no live standing order; the
 -- live passbook closes with the account.
+-- Branch scoping (issue 15): an account the transaction cannot see skips the
+-- checks and account_lifecycle answers not found, as for an unknown id.
 CREATE OR REPLACE FUNCTION corebank.core_accounts_close(id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -13,7 +15,7 @@ BEGIN
     request := corebank_internal.require_object(coalesce(request, '{}'::jsonb));
     SELECT a.status, a.currency, d.accrued_minor, d.accrued_micro INTO r
     FROM corebank.ledger_accounts a JOIN corebank.deposit_accounts d ON d.id = a.id
-    WHERE a.id = id FOR UPDATE OF a;
+    WHERE a.id = id AND corebank.branch_visible(a.branch_id) FOR UPDATE OF a;
     IF FOUND AND r.status <> 'CLOSED' THEN
         -- Read after the lock, which waited for credits in flight (1.8: stripes).
         balance := corebank_internal.account_balance(id);

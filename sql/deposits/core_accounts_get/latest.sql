@@ -1,7 +1,12 @@
+-- 1.8 (issue 15, branch scoping): an account of a branch the transaction
+-- cannot see is not found. Not in account_json: the postings render with it.
 CREATE OR REPLACE FUNCTION corebank.core_accounts_get(id uuid) RETURNS jsonb
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
-    SELECT corebank_internal.found_or_404(corebank_internal.account_json(corebank_internal.required_id(id)),
-                                          'Account not found')
+    SELECT corebank_internal.found_or_404(corebank_internal.account_json(
+               (SELECT a.id FROM corebank.ledger_accounts a
+                WHERE a.id = corebank_internal.required_id(core_accounts_get.id)
+                  AND corebank.branch_visible(a.branch_id))),
+           'Account not found')
 $fn$;

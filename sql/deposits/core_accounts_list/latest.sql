@@ -1,4 +1,6 @@
 -- Filter: {customerId?, status?, accountType?, productCode?, currency?, page?, size?}.
+-- 1.8 (issue 15, branch scoping): accounts of branches the transaction cannot
+-- see are left out, of the page and of its totals.
 CREATE OR REPLACE FUNCTION corebank.core_accounts_list(filter jsonb) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -23,6 +25,7 @@ BEGIN
         WHERE (customer IS NULL OR d.customer_id = customer) AND (wanted_status IS NULL OR a.status = wanted_status)
           AND (kind IS NULL OR d.account_type = kind) AND (product_code IS NULL OR p.code = product_code)
           AND (wanted_currency IS NULL OR a.currency = wanted_currency)
+          AND corebank.branch_visible(a.branch_id)
     ), chosen AS (
         SELECT h.id, h.account_number FROM hits h ORDER BY h.account_number
         LIMIT bounds[2] OFFSET bounds[1]::bigint * bounds[2]

@@ -1,5 +1,7 @@
 -- OpenAccountRequest (docs/design/deposits.md).
-CREATE FUNCTION corebank.core_accounts_open(request jsonb, actor uuid) RETURNS jsonb
+-- 1.8 (issue 15, branch scoping): a customer the actor's branch cannot see is
+-- not found, and so is a branch the account would open in that it cannot see.
+CREATE OR REPLACE FUNCTION corebank.core_accounts_open(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -46,7 +48,8 @@ BEGIN
 
     IF customer IS NOT NULL THEN
         -- FOR SHARE: the customer cannot change status under the opening.
-        SELECT * INTO c FROM corebank.customers x WHERE x.id = customer FOR SHARE;
+        SELECT * INTO c FROM corebank.customers x WHERE x.id = customer AND corebank.branch_visible(x.branch_id)
+        FOR SHARE;
         IF NOT FOUND THEN
             PERFORM corebank_internal.fail('CB404', 'Customer not found');
         END IF;
@@ -71,6 +74,9 @@ BEGIN
         PERFORM corebank_internal.fail('CB422', format('GL account %s (%s) is missing or inactive', gl_code, p.currency));
     END IF;
     branch := corebank_internal.request_branch(request, actor, c.branch_id);
+    IF NOT corebank.branch_visible(branch) THEN
+        PERFORM corebank_internal.fail('CB404', 'Branch not found');
+    END IF;
     IF NOT (SELECT b.active FROM corebank.branches b WHERE b.id = branch) THEN
         PERFORM corebank_internal.fail('CB422', 'The branch is inactive');
     END IF;

@@ -1,10 +1,13 @@
-CREATE FUNCTION corebank.core_accounts_status_history(id uuid) RETURNS jsonb
+-- 1.8 (issue 15, branch scoping): not found for an account of a branch the
+-- transaction cannot see.
+CREATE OR REPLACE FUNCTION corebank.core_accounts_status_history(id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 #variable_conflict use_variable
 BEGIN
-    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d WHERE d.id = id) THEN
+    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
+                   WHERE d.id = id AND corebank.branch_visible(a.branch_id)) THEN
         PERFORM corebank_internal.fail('CB404', 'Account not found');
     END IF;
     RETURN (SELECT coalesce(jsonb_agg(jsonb_build_object('fromStatus', h.from_status, 'toStatus', h.to_status,

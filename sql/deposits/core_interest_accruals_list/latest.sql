@@ -1,3 +1,5 @@
+-- 1.8 (issue 15, branch scoping): not found for an account of a branch the
+-- transaction cannot see.
 CREATE OR REPLACE FUNCTION corebank.core_interest_accruals_list(account_id uuid, from_date date, to_date date) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -7,7 +9,8 @@ DECLARE
     first_day date;
     last_day date;
 BEGIN
-    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d WHERE d.id = account_id) THEN
+    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
+                   WHERE d.id = account_id AND corebank.branch_visible(a.branch_id)) THEN
         PERFORM corebank_internal.fail('CB404', 'Account not found');
     END IF;
     SELECT p.first_day, p.last_day INTO first_day, last_day FROM corebank_internal.deposit_period(from_date, to_date) p;

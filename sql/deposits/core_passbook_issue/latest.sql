@@ -1,5 +1,7 @@
 -- 1.8: the new book's first mark (corebank.passbook_marks) holds its opening
 -- balance, read once here: 0 for a first book, else bounded by its lines.
+-- Branch scoping (issue 15): an account of a branch the transaction cannot
+-- see is not found (deposit_account_row serves the postings: it stays unscoped).
 CREATE OR REPLACE FUNCTION corebank.core_passbook_issue(account_id uuid, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -14,6 +16,9 @@ DECLARE
 BEGIN
     PERFORM corebank_internal.require_actor(actor);
     SELECT * INTO a FROM corebank_internal.deposit_account_row(account_id, 'accountId', true);
+    IF NOT corebank.branch_visible(a.branch_id) THEN
+        PERFORM corebank_internal.fail('CB404', 'Account not found');
+    END IF;
     IF a.status = 'CLOSED' THEN
         PERFORM corebank_internal.fail('CB422', 'The account is CLOSED');
     END IF;

@@ -3,6 +3,8 @@
 -- only (issue 12 part 4): the lines before them are the count stored at the
 -- book's mark (passbook_mark), and the opening is the account's balance
 -- less the unprinted lines, the sum of the entries up to the mark as before.
+-- Branch scoping (issue 15): a passbook of an account of a branch the
+-- transaction cannot see is not found.
 CREATE OR REPLACE FUNCTION corebank.core_passbook_unprinted(id uuid, max_lines int) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -22,7 +24,8 @@ BEGIN
     IF line_limit NOT BETWEEN 1 AND 500 THEN
         PERFORM corebank_internal.fail('CBV00', 'limit: must be from 1 to 500');
     END IF;
-    SELECT * INTO b FROM corebank.passbooks x WHERE x.id = id;
+    SELECT x.* INTO b FROM corebank.passbooks x JOIN corebank.ledger_accounts y ON y.id = x.account_id
+    WHERE x.id = id AND corebank.branch_visible(y.branch_id);
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CB404', 'Passbook not found');
     END IF;

@@ -1,5 +1,8 @@
 -- CreateStandingOrderRequest (docs/design/deposits.md).
-CREATE FUNCTION corebank.core_standing_orders_create(request jsonb, actor uuid) RETURNS jsonb
+-- 1.8 (issue 15, branch scoping): the source account, and a beneficiary's
+-- customer, must be of a branch the transaction sees (else not found); the
+-- target may be any branch's, as a transfer's may.
+CREATE OR REPLACE FUNCTION corebank.core_standing_orders_create(request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -36,7 +39,8 @@ BEGIN
         IF o.target_account_id IS NOT NULL THEN
             PERFORM corebank_internal.fail('CBV00', 'targetAccountId: give targetAccountId or beneficiaryId, not both');
         END IF;
-        SELECT * INTO beneficiary FROM corebank.beneficiaries b WHERE b.id = o.beneficiary_id AND b.active;
+        SELECT b.* INTO beneficiary FROM corebank.beneficiaries b JOIN corebank.customers c ON c.id = b.customer_id
+        WHERE b.id = o.beneficiary_id AND b.active AND corebank.branch_visible(c.branch_id);
         IF NOT FOUND THEN
             PERFORM corebank_internal.fail('CB404', 'Beneficiary not found');
         END IF;
@@ -52,6 +56,9 @@ BEGIN
         PERFORM corebank_internal.fail('CBV00', 'targetAccountId: must differ from sourceAccountId');
     END IF;
     SELECT * INTO source FROM corebank_internal.deposit_account_row(o.source_account_id, 'sourceAccountId');
+    IF NOT corebank.branch_visible(source.branch_id) THEN
+        PERFORM corebank_internal.fail('CB404', 'Account not found');
+    END IF;
     SELECT * INTO target FROM corebank_internal.deposit_account_row(o.target_account_id, 'targetAccountId');
     IF beneficiary.id IS NOT NULL AND beneficiary.customer_id IS DISTINCT FROM source.customer_id THEN
         PERFORM corebank_internal.fail('CB422', 'The beneficiary belongs to another customer');

@@ -1,4 +1,7 @@
-CREATE FUNCTION corebank.core_standing_orders_list(account_id uuid) RETURNS jsonb
+-- 1.8 (issue 15, branch scoping): not found for an account of a branch the
+-- transaction cannot see; an order is its source account's, so the orders
+-- of another branch's customers paying into the account are left out.
+CREATE OR REPLACE FUNCTION corebank.core_standing_orders_list(account_id uuid) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -7,12 +10,15 @@ BEGIN
     IF account_id IS NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'accountId: is required');
     END IF;
-    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d WHERE d.id = account_id) THEN
+    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
+                   WHERE d.id = account_id AND corebank.branch_visible(a.branch_id)) THEN
         PERFORM corebank_internal.fail('CB404', 'Account not found');
     END IF;
     RETURN (SELECT coalesce(jsonb_agg(corebank_internal.standing_order_json(o.id) ORDER BY o.created_at DESC, o.id), '[]'::jsonb)
-            FROM (SELECT * FROM corebank.standing_orders x
-                  WHERE x.source_account_id = account_id OR x.target_account_id = account_id
+            FROM (SELECT x.* FROM corebank.standing_orders x
+                  JOIN corebank.ledger_accounts s ON s.id = x.source_account_id
+                  WHERE (x.source_account_id = account_id OR x.target_account_id = account_id)
+                    AND corebank.branch_visible(s.branch_id)
                   ORDER BY x.created_at DESC, x.id LIMIT 1000) o);
 END
 $fn$;

@@ -72,8 +72,9 @@ BEGIN
     IF cursor_value_date NOT BETWEEN first_day AND last_day THEN
         PERFORM corebank_internal.fail('CBV00', 'cursor: must be a line of the period');
     END IF;
+    -- Branch scoping (issue 15): the account decides; its lines need no check.
     SELECT x.* INTO a FROM corebank.ledger_accounts x JOIN corebank.deposit_accounts d ON d.id = x.id
-    WHERE x.id = account_id;
+    WHERE x.id = account_id AND corebank.branch_visible(x.branch_id);
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CB404', 'Account not found');
     END IF;
