@@ -1,5 +1,5 @@
 -- {resolution}: OPEN -> RESOLVED, stamped with the actor; RESOLVED is terminal.
-CREATE FUNCTION corebank.core_customers_case_resolve(id uuid, case_id uuid, request jsonb, actor uuid) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_customers_case_resolve(id uuid, case_id uuid, request jsonb, actor uuid) RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -14,7 +14,10 @@ BEGIN
     IF resolution IS NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'resolution: is required');
     END IF;
-    SELECT * INTO k FROM corebank.customer_cases x WHERE x.id = case_id AND x.customer_id = id FOR UPDATE;
+    -- A case of another branch's customer is unknown to a branch-scoped member.
+    SELECT x.* INTO k FROM corebank.customer_cases x JOIN corebank.customers c ON c.id = x.customer_id
+    WHERE x.id = case_id AND x.customer_id = id AND corebank.branch_visible(c.branch_id)
+    FOR UPDATE OF x;
     IF NOT FOUND THEN
         PERFORM corebank_internal.fail('CB404', 'Case not found');
     END IF;

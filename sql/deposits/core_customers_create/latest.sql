@@ -28,6 +28,11 @@ BEGIN
     c.risk_category := coalesce(corebank_internal.json_enum(request, 'riskCategory',
                                                             ARRAY['LOW', 'MEDIUM', 'HIGH', 'PROHIBITED']), 'LOW');
     c.branch_id := corebank_internal.request_branch(request, actor, NULL);
+    -- A branch-scoped member creates customers in their own branch only: another
+    -- branch (head office included) is as unknown as one that does not exist.
+    IF NOT corebank.branch_visible(c.branch_id) THEN
+        PERFORM corebank_internal.fail('CB404', 'Branch not found');
+    END IF;
     IF kind = 'INDIVIDUAL' THEN
         c.first_name := corebank_internal.json_trimmed(request, 'firstName', 100);
         c.middle_name := corebank_internal.json_trimmed(request, 'middleName', 100);

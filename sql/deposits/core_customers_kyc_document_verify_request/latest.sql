@@ -1,6 +1,6 @@
 -- {decision: VERIFIED | REJECTED, note?}: parks kyc.document.verify; a
 -- second person's approval applies it.
-CREATE FUNCTION corebank.core_customers_kyc_document_verify_request(document_id uuid, request jsonb, actor uuid)
+CREATE OR REPLACE FUNCTION corebank.core_customers_kyc_document_verify_request(document_id uuid, request jsonb, actor uuid)
     RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -23,9 +23,15 @@ BEGIN
     END IF;
     SELECT format('Mark %s %s of customer %s as %s', k.document_type, k.document_number, c.customer_number, decision)
     INTO summary
-    FROM corebank.kyc_documents k JOIN corebank.customers c ON c.id = k.customer_id WHERE k.id = document_id;
+    FROM corebank.kyc_documents k JOIN corebank.customers c ON c.id = k.customer_id
+    WHERE k.id = document_id AND corebank.branch_visible(c.branch_id);
+    -- Unknown, or its customer is of another branch than a scoped member's: the
+    -- answer kyc_document_verify_validate gives an unknown id.
+    IF NOT FOUND THEN
+        PERFORM corebank_internal.fail('CB404', 'KYC document not found');
+    END IF;
     RETURN corebank.parked_change_create('kyc.document.verify', 'kyc_document', document_id::text,
                                          jsonb_build_object('decision', decision, 'note', note),
-                                         coalesce(summary, 'Verify a KYC document'), actor);
+                                         summary, actor);
 END
 $fn$;

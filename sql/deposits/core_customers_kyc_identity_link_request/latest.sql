@@ -17,6 +17,9 @@ BEGIN
     IF linked IS NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'userId: is required');
     END IF;
+    -- A customer of another branch is unknown to a branch-scoped member (the
+    -- message kyc_identity_link_validate gives an unknown id).
+    PERFORM corebank_internal.require_customer(customer_id);
     RETURN corebank.parked_change_create('customer.identity_user.link', 'customer', customer_id::text,
                                          jsonb_build_object('userId', linked),
                                          format('Link customer %s to identity user %s',

@@ -1,4 +1,4 @@
-CREATE FUNCTION corebank.core_customers_kyc_reviews_due(as_of date) RETURNS jsonb
+CREATE OR REPLACE FUNCTION corebank.core_customers_kyc_reviews_due(as_of date) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     AS $fn$
@@ -13,7 +13,7 @@ BEGIN
                        'riskCategory', c.risk_category, 'nextReviewDate', c.next_review_date)
                    ORDER BY c.next_review_date, c.customer_number), '[]'::jsonb)
             FROM (SELECT * FROM corebank.customers x
-                  WHERE x.next_review_date <= due_by AND x.status = 'ACTIVE'
+                  WHERE x.next_review_date <= due_by AND x.status = 'ACTIVE' AND corebank.branch_visible(x.branch_id)
                   ORDER BY x.next_review_date, x.customer_number LIMIT 1000) c);
 END
 $fn$;

@@ -18,7 +18,7 @@ BEGIN
     WITH hits AS MATERIALIZED (
         SELECT c.id, c.customer_number FROM corebank.customers c
         WHERE (kind IS NULL OR c.type = kind) AND (wanted_status IS NULL OR c.status = wanted_status)
-          AND (risk IS NULL OR c.risk_category = risk)
+          AND (risk IS NULL OR c.risk_category = risk) AND corebank.branch_visible(c.branch_id)
           AND (q IS NULL OR lower(concat_ws(' ', c.customer_number, c.first_name, c.middle_name, c.last_name,
                                             c.legal_name, c.trading_name)) LIKE pattern)
     ), chosen AS (
