@@ -19,7 +19,7 @@
 BEGIN;
 \ir helpers/deposits.sql
 \ir helpers/scoping.sql
-SELECT plan(143);
+SELECT plan(145);
 
 SELECT pg_temp.today('2026-03-02');
 -- Scoping on first: the scope is resolved when an actor is set.
@@ -70,6 +70,12 @@ UPDATE sets SET standing_order = (corebank.core_standing_orders_create(jsonb_bui
     'sourceAccountId', account, 'targetAccountId', other, 'amountMinor', 100, 'frequency', 'MONTHLY',
     'startDate', '2026-03-02'), pg_temp.operator()) ->> 'id')::uuid
 WHERE name = 'harare';
+-- Payees: Harare's customer pays the Bulawayo account, Bulawayo's the Harare one.
+CREATE TEMP TABLE payees AS
+    SELECT (corebank.core_customers_beneficiary_add(customer, jsonb_build_object('name', 'Payee',
+                'accountNumber', (SELECT a.account_number FROM corebank.ledger_accounts a WHERE a.id = other)),
+                pg_temp.operator()) ->> 'id')::uuid AS id, name AS owner
+    FROM sets WHERE name IN ('harare', 'bulawayo scoped');
 -- Ids that name nothing: what an unknown record answers.
 INSERT INTO sets VALUES ('unknown', gen_random_uuid(), gen_random_uuid(), 'AC9999999999', gen_random_uuid(),
                          gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
@@ -198,6 +204,16 @@ SELECT throws_ok(format($$SELECT corebank.core_accounts_open(jsonb_build_object(
 SELECT is(corebank.core_accounts_open(jsonb_build_object('customerId', pg_temp.set_member('harare', 'customer'),
                                                          'productCode', 'CUR-STD'), (SELECT hre FROM staff)) ->> 'branchCode',
           'HRE', 'an account the teller opens is Harare''s');
+SELECT throws_ok(format($$SELECT corebank.core_standing_orders_create(jsonb_build_object('sourceAccountId', %L::uuid,
+                           'beneficiaryId', %L::uuid, 'amountMinor', 100, 'frequency', 'WEEKLY', 'startDate', '2026-03-09'),
+                           %L::uuid)$$, pg_temp.set_member('harare', 'account'),
+                        (SELECT id FROM payees WHERE owner = 'bulawayo scoped'), (SELECT hre FROM staff)),
+                 'CB404', 'Beneficiary not found', 'a Bulawayo customer''s payee is unknown to a standing order');
+SELECT is(corebank.core_standing_orders_create(jsonb_build_object('sourceAccountId', pg_temp.set_member('harare', 'account'),
+              'beneficiaryId', (SELECT id FROM payees WHERE owner = 'harare'), 'amountMinor', 100, 'frequency', 'WEEKLY',
+              'startDate', '2026-03-09'), (SELECT hre FROM staff)) ->> 'targetAccountId',
+          pg_temp.set_member('bulawayo scoped', 'account')::text,
+          'a Harare payee at a Bulawayo account is paid by standing order');
 -- Postings are not scoped: into and to Bulawayo's account, by the teller.
 SELECT is(corebank.core_deposit(jsonb_build_object('accountId', pg_temp.set_member('bulawayo scoped', 'account'),
                                                    'amountMinor', 700), (SELECT hre FROM staff)) ->> 'status',
