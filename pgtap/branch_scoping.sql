@@ -1,40 +1,72 @@
--- branch_scoping.sql: branch scoping cannot be turned on while nothing enforces it.
+-- branch_scoping.sql: turning branch scoping on and off goes through maker-checker (issue 15).
 --
--- Goal: no read or write is limited by branch yet, so the flag of
--- GET /v1/platform/branch-scoping must never say it is. Turning it on is
--- refused with CB422 (HTTP 422) by the maker-checker engine
--- (pg/parked_changes.cpp), for the tier and psql alike: when it is parked,
--- through the tier's function or parked_change_create, and when an "on"
--- change parked before extension 1.6 is approved. Turning it off stays
--- allowed, also when the flag is already on.
--- Method: call each way in as psql would, and read platform_config and
--- parked_changes after each refusal. What a release before 1.6 left behind
--- (a pending "on" change, an "on" flag) is written into the tables directly.
+-- Goal: since 1.8 the journal, maker-checker and the customer and account
+-- domains read through corebank.branch_visible, so the flag of
+-- GET /v1/platform/branch-scoping may say it is on. Turning it on or off is
+-- parked (branch_scoping.update) and applied only when a second person
+-- approves it; until then, and after a rejection, the flag read by
+-- core_branch_scoping_get does not move. The maker cannot approve their own
+-- change. A malformed request is a validation error and parks nothing. An
+-- "on" change parked before 1.8 (when parking it was refused) is approved
+-- like any other.
+-- Method: call each way in as psql would (the tier's function and
+-- parked_change_create), read core_branch_scoping_get and parked_changes
+-- after each step. Which records the flag hides is the other
+-- branch_scoping_*.sql files' business.
 BEGIN;
-SELECT plan(16);
+SELECT plan(24);
 \ir helpers/ledger.sql
 
-CREATE FUNCTION pg_temp.scoping() RETURNS bool LANGUAGE sql STABLE
-    AS $f$ SELECT branch_scoping FROM corebank.platform_config $f$;
+CREATE FUNCTION pg_temp.enabled() RETURNS bool LANGUAGE sql STABLE
+    AS $f$ SELECT (corebank.core_branch_scoping_get() ->> 'enabled')::bool $f$;
 CREATE FUNCTION pg_temp.parked_scoping_changes() RETURNS bigint LANGUAGE sql STABLE
     AS $f$ SELECT count(*) FROM corebank.parked_changes WHERE operation = 'branch_scoping.update' $f$;
 
-SELECT is(pg_temp.scoping(), false, 'branch scoping starts off');
+SELECT is(pg_temp.enabled(), false, 'branch scoping starts off');
 
--- Parking "on" is refused, whichever function parks it.
+-- On: parked, then approved by a second person.
+CREATE TEMP TABLE turn_on AS SELECT corebank.core_branch_scoping_update_request('{"enabled": true}', pg_temp.maker()) AS r;
+SELECT is((SELECT r ->> 'status' FROM turn_on), 'PENDING', 'turning it on is parked');
+SELECT is((SELECT r ->> 'operation' FROM turn_on), 'branch_scoping.update', 'as branch_scoping.update');
+SELECT is((SELECT r -> 'payload' FROM turn_on), '{"enabled": true}'::jsonb, 'proposing enabled: true');
+SELECT is(pg_temp.enabled(), false, 'parking it changed nothing yet');
+SELECT throws_ok($$SELECT corebank.core_approval_approve((SELECT (r ->> 'id')::uuid FROM turn_on), pg_temp.maker(), NULL)$$,
+                 'CB403', 'the maker of a change cannot approve it', 'the maker cannot approve it');
+SELECT is(pg_temp.enabled(), false, 'the refused approval applied nothing');
 SELECT throws_ok($$SELECT corebank.core_branch_scoping_update_request('{"enabled": true}', pg_temp.maker())$$,
-                 'CB422', 'Branch scoping cannot be turned on: it is not enforced yet',
-                 'the tier''s function refuses to park "on"');
-SELECT throws_ok($$SELECT corebank.parked_change_create('branch_scoping.update', 'platform', 'branch_scoping',
-                                                      '{"enabled": true}', 'on', pg_temp.maker())$$,
-                 'CB422', 'Branch scoping cannot be turned on: it is not enforced yet',
-                 'parked_change_create from psql refuses "on" too');
-SELECT is(pg_temp.parked_scoping_changes(), 0::bigint, 'no change was parked');
-SELECT throws_ok($$SELECT corebank.core_branch_scoping_update_request('{"enabled": "yes"}', pg_temp.maker())$$,
-                 'CBV00', NULL, 'a malformed request is still a validation error, not the refusal');
-SELECT is(pg_temp.scoping(), false, 'the flag stays off');
+                 'CB409', 'a branch_scoping.update of this platform is already awaiting approval',
+                 'a second change while one is pending is 409');
+SELECT is(corebank.core_approval_approve((SELECT (r ->> 'id')::uuid FROM turn_on), pg_temp.checker(), 'go') ->> 'status',
+          'APPROVED', 'a checker approves it');
+SELECT is(pg_temp.enabled(), true, 'the approval turned it on');
+SELECT is((SELECT result ->> 'enabled' FROM corebank.parked_changes WHERE id = (SELECT (r ->> 'id')::uuid FROM turn_on)),
+          'true', 'the change records the applied flag as its result');
 
--- An "on" change parked before 1.6 cannot be approved; it stays pending.
+-- Off: a rejected change leaves it on; an approved one turns it off.
+CREATE TEMP TABLE off_rejected AS
+    SELECT corebank.core_branch_scoping_update_request('{"enabled": false}', pg_temp.maker()) AS r;
+SELECT is((SELECT r ->> 'status' FROM off_rejected), 'PENDING', 'turning it off is parked');
+SELECT is(corebank.core_approval_reject((SELECT (r ->> 'id')::uuid FROM off_rejected), pg_temp.checker(), 'not now')
+              ->> 'status', 'REJECTED', 'and may be rejected');
+SELECT is(pg_temp.enabled(), true, 'the rejection left it on');
+CREATE TEMP TABLE turn_off AS
+    SELECT corebank.parked_change_create('branch_scoping.update', 'platform', 'branch_scoping', '{"enabled": false}',
+                                         'off', pg_temp.maker()) AS r;
+SELECT is((SELECT r ->> 'status' FROM turn_off), 'PENDING', 'parked_change_create from psql parks "off" too');
+SELECT is(pg_temp.enabled(), true, 'still on until approved');
+SELECT is(corebank.parked_change_approve((SELECT (r ->> 'id')::uuid FROM turn_off), pg_temp.checker(), NULL) ->> 'status',
+          'APPROVED', 'approved from psql');
+SELECT is(pg_temp.enabled(), false, 'the approval turned it off');
+
+-- Bad requests park nothing.
+SELECT throws_ok($$SELECT corebank.core_branch_scoping_update_request('{"enabled": "yes"}', pg_temp.maker())$$,
+                 'CBV00', NULL, 'a malformed enabled is a validation error');
+SELECT throws_ok($$SELECT corebank.parked_change_create('branch_scoping.update', 'platform', 'branch_scoping',
+                                                      '{"enabled": 1}', 'on', pg_temp.maker())$$,
+                 'CBV00', 'enabled: must be true or false', 'so is a non-boolean payload from psql');
+SELECT is(pg_temp.parked_scoping_changes(), 3::bigint, 'nothing more was parked');
+
+-- An "on" change parked before 1.8, written as that release left it, is approved like any other.
 CREATE TEMP TABLE old_on AS
     WITH parked AS (
         INSERT INTO corebank.parked_changes (operation, entity_type, entity_id, payload, summary, maker_id, expires_at)
@@ -42,27 +74,10 @@ CREATE TEMP TABLE old_on AS
                 pg_temp.maker(), now() + interval '72 hours')
         RETURNING id)
     SELECT id FROM parked;
-SELECT is(corebank.core_approval_get((SELECT id FROM old_on)) ->> 'status', 'PENDING', 'an "on" change parked before 1.6');
-SELECT throws_ok($$SELECT corebank.core_approval_approve((SELECT id FROM old_on), pg_temp.checker(), NULL)$$,
-                 'CB422', 'Branch scoping cannot be turned on: it is not enforced yet',
-                 'approving it through the tier''s function is refused');
-SELECT throws_ok($$SELECT corebank.parked_change_approve((SELECT id FROM old_on), pg_temp.checker(), NULL)$$,
-                 'CB422', 'Branch scoping cannot be turned on: it is not enforced yet',
-                 'and through parked_change_approve from psql');
-SELECT is(pg_temp.scoping(), false, 'the refused approvals applied nothing');
-SELECT is((SELECT status FROM corebank.parked_changes WHERE id = (SELECT id FROM old_on)), 'PENDING',
-          'the change is still pending (a checker may reject it)');
-SELECT is(corebank.parked_change_reject((SELECT id FROM old_on), pg_temp.checker(), 'not enforced') ->> 'status',
-          'REJECTED', 'and rejecting it works');
-
--- Turning it off stays allowed, also when it was turned on before 1.6.
-UPDATE corebank.platform_config SET branch_scoping = true;
-CREATE TEMP TABLE off AS SELECT corebank.core_branch_scoping_update_request('{"enabled": false}', pg_temp.maker()) AS r;
-SELECT is((SELECT r ->> 'status' FROM off), 'PENDING', 'turning it off is parked');
-SELECT is(pg_temp.scoping(), true, 'parking it changed nothing yet');
-SELECT is(corebank.core_approval_approve((SELECT (r ->> 'id')::uuid FROM off), pg_temp.checker(), NULL) ->> 'status',
-          'APPROVED', 'and approved');
-SELECT is(pg_temp.scoping(), false, 'the approval turned it off');
+SELECT is(corebank.core_approval_get((SELECT id FROM old_on)) ->> 'status', 'PENDING', 'an "on" change parked before 1.8');
+SELECT is(corebank.core_approval_approve((SELECT id FROM old_on), pg_temp.checker(), NULL) ->> 'status', 'APPROVED',
+          'is approved');
+SELECT is(pg_temp.enabled(), true, 'and turns it on');
 
 SELECT * FROM finish();
 ROLLBACK;

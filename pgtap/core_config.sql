@@ -78,10 +78,11 @@ SELECT is(corebank.core_branch_create('{"code": "KWE", "name": "Kwekwe", "city":
 SELECT throws_ok($$SELECT corebank.core_branch_create('{"code": "KWE", "name": "Again"}', pg_temp.maker())$$,
                  'CB409', 'A branch with code KWE already exists', 'branch codes are unique');
 
--- Branch scoping is parked; turning it on is refused until it is enforced (branch_scoping.sql).
+-- Branch scoping is parked, on and off alike (branch_scoping.sql).
 SELECT is(corebank.core_branch_scoping_get() ->> 'enabled', 'false', 'branch scoping is off');
-SELECT throws_ok($$SELECT corebank.core_branch_scoping_update_request('{"enabled": true}', pg_temp.maker())$$,
-                 'CB422', 'Branch scoping cannot be turned on: it is not enforced yet', 'turning it on is refused');
+CREATE TEMP TABLE bs_on AS SELECT corebank.core_branch_scoping_update_request('{"enabled": true}', pg_temp.maker()) AS r;
+SELECT is((SELECT r ->> 'status' FROM bs_on), 'PENDING', 'turning it on is parked');
+SELECT corebank.core_approval_reject((SELECT (r ->> 'id')::uuid FROM bs_on), pg_temp.checker(), 'not now');
 CREATE TEMP TABLE bs AS SELECT corebank.core_branch_scoping_update_request('{"enabled": false}', pg_temp.maker()) AS r;
 SELECT is((SELECT r ->> 'status' FROM bs), 'PENDING', 'turning it off is parked');
 SELECT corebank.core_approval_approve((SELECT (r ->> 'id')::uuid FROM bs), pg_temp.checker(), NULL);

@@ -37,18 +37,25 @@ constexpr const char lapse_same_sql[] =
     "UPDATE corebank.parked_changes SET status = 'LAPSED', decided_at = now() "
     "WHERE operation = $1 AND entity_type = $2 AND entity_id = $3 AND status = 'PENDING' AND expires_at <= now()";
 
+// branch_id: the maker's branch when parked (issue 15, branch scoping: a
+// change is its maker's branch's business); NULL, head office's, for a maker
+// with no branch or no staff identity (a DBA, the system actor).
 constexpr const char insert_sql[] =
     "INSERT INTO corebank.parked_changes (operation, entity_type, entity_id, payload, summary, maker_id, expires_at, "
-    "                                     target_before) "
+    "                                     target_before, branch_id) "
     "SELECT $1, $2, $3, $4::jsonb, $5, $6::uuid, now() + make_interval(hours => c.lapse_hours), "
-    "       corebank_internal.parked_change_target($2, $3) "
+    "       corebank_internal.parked_change_target($2, $3), "
+    "       (SELECT b.id FROM corebank.auth_users u JOIN corebank.branches b ON b.code = u.branch_code "
+    "        WHERE u.id = $6::uuid) "
     "FROM corebank.platform_config c "
     "ON CONFLICT DO NOTHING RETURNING id::text";
 
+// Another branch's change is absent to a scoped checker (issue 15), for the
+// tier and psql alike.
 constexpr const char lock_sql[] =
     "SELECT p.operation, p.entity_type, p.entity_id, p.payload::text, p.maker_id::text, p.status, "
     "       p.expires_at <= now() "
-    "FROM corebank.parked_changes p WHERE p.id = $1::uuid FOR UPDATE";
+    "FROM corebank.parked_changes p WHERE p.id = $1::uuid AND corebank.branch_visible(p.branch_id) FOR UPDATE";
 
 // The target as it is now against the state recorded at parking (issue 15,
 // the approvals console); a change parked before 1.8 recorded none.
@@ -88,6 +95,11 @@ constexpr const char release_sql[] =
     "UPDATE corebank.transactions SET released = true "
     "WHERE id = $1::uuid AND status = 'PENDING' AND NOT released";
 
+// A reversal amends the original, so another branch's transaction is absent
+// to a scoped maker (issue 15); releasing a just-captured journal is part of
+// capturing it, a posting, and is not scoped.
+constexpr const char transaction_visible_sql[] = "SELECT corebank_internal.transaction_require_visible($1::uuid)";
+
 constexpr const char transaction_json_sql[] = "SELECT corebank_internal.transaction_json($1::uuid)::text";
 
 constexpr const char original_sql[] =
@@ -126,8 +138,6 @@ constexpr const char period_json_sql[] = "SELECT corebank_internal.period_json($
 
 // branch_scoping.update
 constexpr const char payload_enabled_sql[] = "SELECT jsonb_typeof($1::jsonb -> 'enabled')";
-
-constexpr const char payload_turns_on_sql[] = "SELECT coalesce(($1::jsonb -> 'enabled') = 'true'::jsonb, false)";
 
 constexpr const char branch_scoping_sql[] =
     "UPDATE corebank.platform_config SET branch_scoping = ($1::jsonb ->> 'enabled')::bool, updated_at = now(), "
@@ -175,6 +185,7 @@ std::string release_apply(const Change& change, const std::string& /*checker_id*
 
 void reverse_validate(Change& change) {
     require_uuid_entity(change);
+    spi::execute(transaction_visible_sql, {spi::Arg::text(change.entity_id)});
     if (spi::execute(transaction_state_sql, {spi::Arg::text(change.entity_id)}) == 0) {
         fail(sqlstate_not_found, "Transaction not found");
     }
@@ -275,28 +286,16 @@ std::string reopen_apply(const Change& change, const std::string& /*checker_id*/
 
 /*---- branch_scoping.update ----*/
 
-// Nothing is scoped by branch yet (a later issue enforces it), so the flag
-// must not say it is: turning it on is refused when the change is parked and,
-// for a change parked before extension 1.6, when it is approved. Turning it
-// off stays allowed.
-void refuse_turning_on(const Change& change) {
-    spi::execute(payload_turns_on_sql, {spi::Arg::text(change.payload_json)});
-    if (spi::get_bool(0, 1).value()) {
-        fail(sqlstate_unprocessable, "Branch scoping cannot be turned on: it is not enforced yet");
-    }
-}
-
 void branch_scoping_validate(Change& change) {
     if (change.entity_id != "branch_scoping") fail(sqlstate_validation, "entity_id: must be branch_scoping");
     spi::execute(payload_enabled_sql, {spi::Arg::text(change.payload_json)});
     if (spi::get_text(0, 1) != std::optional<std::string>("boolean")) {
         fail(sqlstate_validation, "enabled: must be true or false");
     }
-    refuse_turning_on(change);
 }
 
+// On or off alike (issue 15: branch scoping is enforced since 1.8).
 std::string branch_scoping_apply(const Change& change, const std::string& checker_id) {
-    refuse_turning_on(change);
     spi::execute(branch_scoping_sql, {spi::Arg::text(change.payload_json), spi::Arg::text(checker_id)});
     return single_text(branch_scoping_json_sql, {});
 }

@@ -8,12 +8,14 @@
 //   transaction.reverse    post the mirror entries of a POSTED transaction
 //   period.close           close an accounting period (no posting into it)
 //   period.reopen          reopen a closed period
-//   branch_scoping.update  a configuration change, {enabled: bool}; true is refused
-//                          (CB422) until branch scoping is enforced
+//   branch_scoping.update  a configuration change, {enabled: bool} (on or off)
 //   kyc.document.verify    record a KYC document's decision (issue 4)
 //   identity.kyc_tier.set  ENHANCED or a fall of an identity user's KYC tier,
 //                          approved by a compliance officer (issue 14)
 //   customer.identity_user.link  a core customer linked to its identity user (issue 14)
+//
+// A change belongs to its maker's branch when parked (branch_id; NULL is head
+// office). With branch scoping on, another branch's change is an unknown id.
 //
 // Decisions, in this order: unknown id CB404; not PENDING CB409; past
 // expires_at CB422 "the change has lapsed" (readers already see it LAPSED;

@@ -7,6 +7,12 @@ CREATE OR REPLACE FUNCTION corebank.core_approval_approve(id uuid, actor uuid, c
     SET search_path = pg_catalog, pg_temp
     AS $fn$
 BEGIN
+    -- Another branch's change is absent to a scoped checker (issue 15, branch
+    -- scoping), before any permission check could tell it exists.
+    IF EXISTS (SELECT FROM corebank.parked_changes p
+               WHERE p.id = core_approval_approve.id AND NOT corebank.branch_visible(p.branch_id)) THEN
+        PERFORM corebank_internal.fail('CB404', 'Approval not found');
+    END IF;
     PERFORM corebank_internal.staff_check_permitted(core_approval_approve.id, core_approval_approve.actor);
     RETURN corebank.parked_change_approve(core_approval_approve.id, core_approval_approve.actor,
                                           core_approval_approve.comment);

@@ -1,3 +1,6 @@
+-- 1.8: a scoped checker's list leaves other branches' changes out, and its
+-- total counts only the visible ones (issue 15, branch scoping; a change's
+-- branch is its maker's when parked).
 CREATE OR REPLACE FUNCTION corebank.core_approvals_list(status text, page int, size int) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -16,7 +19,8 @@ BEGIN
     WITH hits AS MATERIALIZED (
         SELECT p.id, p.created_at
         FROM corebank.parked_changes p
-        WHERE wanted IS NULL OR corebank_internal.change_status(p.status, p.expires_at) = wanted
+        WHERE (wanted IS NULL OR corebank_internal.change_status(p.status, p.expires_at) = wanted)
+          AND corebank.branch_visible(p.branch_id)
     ), chosen AS (
         SELECT h.id, h.created_at FROM hits h
         ORDER BY h.created_at DESC, h.id

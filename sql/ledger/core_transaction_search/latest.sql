@@ -1,6 +1,8 @@
 -- Filter: from, to (value dates), type, status, state (same values as
 -- status), reference (exact), glAccountCode, page (0-based), size (1 to
 -- limit_page_size_max(), default limit_page_size_default()). Newest first (created_at desc, id).
+-- 1.8: a scoped reader's search leaves other branches' transactions out, and
+-- its total counts only the visible ones (issue 15, branch scoping).
 CREATE OR REPLACE FUNCTION corebank.core_transaction_search(filter jsonb) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -54,6 +56,7 @@ BEGIN
           AND (type_filter IS NULL OR t.type = type_filter)
           AND (status_filter IS NULL OR t.status = status_filter)
           AND (reference_filter IS NULL OR t.reference = reference_filter)
+          AND corebank_internal.transaction_visible(t.id, t.branch_id)
           AND (gl_code IS NULL
                OR EXISTS (SELECT FROM corebank.journal_entries e
                           JOIN corebank.gl_accounts g ON g.id = e.gl_account_id
