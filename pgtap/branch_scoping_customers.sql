@@ -16,7 +16,7 @@
 -- The same calls on ids that exist nowhere show the refusal is the unknown
 -- id's answer, code and message.
 BEGIN;
-SELECT plan(136);
+SELECT plan(137);
 \ir helpers/deposits.sql
 \ir helpers/scoping.sql
 
@@ -31,7 +31,8 @@ SELECT pg_temp.scoping_on();
 
 -- Who acts: the actor passed to the functions, as the tier passes it.
 CREATE TEMP TABLE staff (name text PRIMARY KEY, id uuid);
-INSERT INTO staff VALUES ('teller', pg_temp.staff_at('HRE')), ('head', pg_temp.staff_at(NULL));
+INSERT INTO staff VALUES ('teller', pg_temp.staff_at('HRE')), ('head', pg_temp.staff_at(NULL)),
+                         ('auditor', pg_temp.staff_at('HRE', '{auditor}'));
 CREATE TEMP TABLE acting (id uuid);
 INSERT INTO acting VALUES (NULL);
 CREATE FUNCTION pg_temp.actor() RETURNS uuid LANGUAGE sql STABLE AS $f$ SELECT id FROM acting $f$;
@@ -277,7 +278,7 @@ SELECT is(corebank.core_customers_beneficiary_add(pg_temp.id('scoped', 'HRE', 'p
           'an HRE customer''s beneficiary may be a BYO account (a transfer target by number)');
 
 -- ---------------------------------------------------------------------------
--- 2. Scoping on, head office: a staff member with no branch, and an application key (no actor).
+-- 2. Scoping on, head office: a staff member with no branch, an application key (no actor), an auditor.
 SELECT pg_temp.become('head');
 SELECT * FROM pg_temp.allowed('head', 'BYO', 'head office');
 -- The refusals above answer exactly what an unknown id answers.
@@ -293,6 +294,9 @@ SELECT is(corebank.core_customers_create('{"type": "CORPORATE", "legalName": "El
 SELECT pg_temp.act_as(NULL);
 SELECT is(corebank.core_customers_get(pg_temp.id('scoped', 'BYO', 'person')) ->> 'branchCode', 'BYO',
           'an application key without a staff token reads a BYO customer');
+SELECT pg_temp.become('auditor');
+SELECT is(corebank.core_customers_get(pg_temp.id('scoped', 'BYO', 'person')) ->> 'branchCode', 'BYO',
+          'an auditor with an HRE branch is unscoped and reads a BYO customer');
 
 -- ---------------------------------------------------------------------------
 -- 3. Scoping off: the same Harare teller sees and amends every branch.
