@@ -82,7 +82,7 @@ SELECT ok(NOT has_function_privilege('corebank_reporting', 'corebank.actor_scope
 SELECT ok(NOT has_function_privilege('corebank_auditor', 'corebank.actor_scope_set(uuid)', 'EXECUTE'),
           'an auditor login may not');
 SELECT ok(has_function_privilege('corebank_reporting', 'corebank.branch_visible(uuid)', 'EXECUTE'),
-          'every login may evaluate the predicate (row-level security policies call it as the reader)');
+          'a reporting login may evaluate the predicate (its row-level security policies call it as the reader)');
 SELECT is((SELECT count(*) FROM pg_settings WHERE name LIKE 'corebank.%' AND (name LIKE '%scope%' OR name LIKE '%branch%')),
           0::bigint, 'the scope is no setting a client could SET');
 SELECT is((SELECT array_agg(DISTINCT proparallel) FROM pg_proc
