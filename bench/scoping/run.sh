@@ -13,7 +13,12 @@
 #      random accounts of both branches (bench/postings/transfer.lua);
 #   2. account:   GET /v1/accounts/{id} of a random HRE account;
 #   3. statement: GET /v1/accounts/{id}/statement (first page) of one;
-#   4. customers: GET /v1/customers?page=0&size=20 (bench/scoping/reads.lua).
+#   4. customers: GET /v1/customers?page=0&size=20 (bench/scoping/reads.lua);
+#   5. the same three reads in the database alone: pgbench -M prepared, 4
+#      clients, as corebank_app, the statements the tier sends for a staff
+#      token (SELECT corebank.core_x(...) FROM corebank.actor_scope_set(actor),
+#      bench/scoping/sql/), so that the database's share of the cost shows
+#      without HTTP, token checks and wrk on the same two cores.
 # Each workload has a 3 s warm-up, then ROUNDS rounds of one phase with
 # scoping off and one with it on (off-on, then on-off, ...: drift on a busy
 # machine falls on both sides), SECONDS each. The flag is set between phases
@@ -28,23 +33,28 @@
 # checks, and last "ratios: <workload>=<on/off throughput> ..." (goal >= 0.90).
 #
 # Usage: bench/scoping/run.sh [--seconds N] [--rounds N] [--clients N] [--accounts N]
-#                             [--build-dir DIR] [--no-install] [--keep]
+#                             [--only LIST] [--build-dir DIR] [--no-install] [--keep]
 #   --seconds N   length of each phase (default 10; 1..60)
 #   --rounds N    off/on pairs per workload (default 2; 1..5)
 #   --clients N   wrk connections (default 8; 2..64)
 #   --accounts N  accounts opened, half per branch (default 200; 4..2000)
+#   --only LIST   the workloads to run, comma-separated, of transfers, account,
+#                 statement, customers, sql-account, sql-statement, sql-customers
+#                 (default all; transfers first gives the reads' accounts entries)
 # Exit status: 0 when the run completed (whatever the ratios), 1 on an error.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly ROOT
 export BENCH_DIR=$ROOT/bench
 readonly HERE=$ROOT/bench/scoping
-readonly WORKLOADS=(transfers account statement customers)
+readonly ALL_WORKLOADS=(transfers account statement customers sql-account sql-statement sql-customers)
+readonly SQL_CLIENTS=4
 
 phase_s=10
 rounds=2
 clients=8
 accounts=200
+only=
 build_dir=$ROOT/build
 install=1
 keep=0
@@ -54,10 +64,11 @@ while (($#)); do
         --rounds) rounds=$2; shift 2 ;;
         --clients) clients=$2; shift 2 ;;
         --accounts) accounts=$2; shift 2 ;;
+        --only) only=$2; shift 2 ;;
         --build-dir) build_dir=$2; shift 2 ;;
         --no-install) install=0; shift ;;
         --keep) keep=1; shift ;;
-        -h | --help) sed -n '3,37p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h | --help) sed -n '3,45p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -65,6 +76,14 @@ done
 [[ $rounds =~ ^[0-9]+$ ]] && ((rounds >= 1 && rounds <= 5)) || { echo "--rounds must be 1..5" >&2; exit 2; }
 [[ $clients =~ ^[0-9]+$ ]] && ((clients >= 2 && clients <= 64)) || { echo "--clients must be 2..64" >&2; exit 2; }
 [[ $accounts =~ ^[0-9]+$ ]] && ((accounts >= 4 && accounts <= 2000)) || { echo "--accounts must be 4..2000" >&2; exit 2; }
+WORKLOADS=()
+for w in "${ALL_WORKLOADS[@]}"; do
+    [[ -z $only || ,$only, == *,$w,* ]] && WORKLOADS+=("$w")
+done
+for w in ${only//,/ }; do
+    [[ " ${ALL_WORKLOADS[*]} " == *" $w "* ]] || { echo "--only: unknown workload $w" >&2; exit 2; }
+done
+((${#WORKLOADS[@]})) || { echo "--only names no workload" >&2; exit 2; }
 
 # shellcheck source=../lib.sh
 source "$ROOT/bench/lib.sh"
@@ -77,6 +96,9 @@ bench_staff teller BYO
 byo_token=$staff_token
 bench_staff teller HRE
 hre_token=$staff_token
+hre_actor=$(psql -X -At -v ON_ERROR_STOP=1 -v email="$staff_email" "$admin_url" \
+    <<<"SELECT id FROM corebank.auth_users WHERE email = :'email'" 2>&1) || die "staff id: $hre_actor"
+[[ $hre_actor =~ ^[0-9a-f-]{36}$ ]] || die "staff id: $hre_actor"
 
 log "opening $accounts accounts, half in HRE, half in BYO"
 t0=$SECONDS
@@ -105,8 +127,29 @@ scoping() {
     return 0
 }
 
+# In the database alone: pgbench as the tier's role. Prints "tps p50 p99 transactions failed".
+hre_ids="{$(paste -sd, "$tmp/hre.txt")}"
+run_pgbench() { # WORKLOAD PHASE_NAME SECONDS
+    local dir=$tmp/log/$2
+    mkdir -p "$dir"
+    (cd "$dir" && pgbench -h "$sock" -p "$pg_port" -U corebank_app -d corebank_bench -n -M prepared \
+        -c "$SQL_CLIENTS" -j 2 -T "$3" -l --log-prefix=tx -f "$HERE/sql/${1#sql-}.sql" \
+        -D ids="$hre_ids" -D n="$(wc -l <"$tmp/hre.txt")" -D actor="$hre_actor" >"$dir/pgbench.txt" 2>&1) ||
+        die "pgbench $1 failed: $(tail -n 5 "$dir/pgbench.txt")"
+    local tps failed
+    tps=$(awk '/^tps = / { printf "%.1f", $3; exit }' "$dir/pgbench.txt")
+    failed=$(awk -F': ' '/number of failed/ { split($2, f, " "); print f[1]; exit }' "$dir/pgbench.txt")
+    cat "$dir"/tx.* | awk '{ print $3 }' | sort -n | awk -v tps="$tps" -v failed="${failed:-0}" '
+        { v[NR] = $1 } END { i50 = int(NR * 0.50); if (i50 < 1) i50 = 1; i99 = int(NR * 0.99); if (i99 < 1) i99 = 1;
+        printf "%s %.3f %.3f %d %d\n", tps, v[i50] / 1000, v[i99] / 1000, NR, failed }'
+}
+
 run_wrk() { # WORKLOAD PHASE_NAME SECONDS: prints "rps p50 p99 requests errors"
     local script=$HERE/reads.lua url=$core_url file=$tmp/hre.txt mode=$1
+    if [[ $1 == sql-* ]]; then
+        run_pgbench "$@"
+        return
+    fi
     if [[ $1 == transfers ]]; then
         script=$ROOT/bench/postings/transfer.lua url=$core_url/v1/transfers file=$tmp/all.txt mode=many
     fi
@@ -118,9 +161,9 @@ run_wrk() { # WORKLOAD PHASE_NAME SECONDS: prints "rps p50 p99 requests errors"
 }
 
 declare -A sum_rps=() sum_p50=() phases=()
-fmt='%-10s %-5s %5s %10s %9s %9s %9s %7s %6s\n'
+fmt='%-13s %-5s %5s %10s %9s %9s %9s %7s %6s\n'
 for w in "${WORKLOADS[@]}"; do
-    log "$w: warm-up (3 s), then $rounds x (off, on) of ${phase_s} s, $clients clients"
+    log "$w: warm-up (3 s), then $rounds x (off, on) of ${phase_s} s, $([[ $w == sql-* ]] && echo "$SQL_CLIENTS pgbench" || echo "$clients wrk") clients"
     scoping off
     run_wrk "$w" "$w-warmup" 3 >/dev/null
     for ((r = 1; r <= rounds; r++)); do
@@ -144,8 +187,8 @@ tier_errors=$(grep -c -E '"status":5[0-9][0-9]|ERROR' "$tmp/log/corebankd.log" |
 mean() { awk -v a="$1" -v n="$rounds" 'BEGIN { printf "%.1f", a / n }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 printf '\n'
-printf 'scoping benchmark: %s clients, %s accounts (half HRE, half BYO), %s x %s s per side, %s cores (wrk, corebankd and PostgreSQL share them)\n' \
-    "$clients" "$accounts" "$rounds" "$phase_s" "$(nproc)"
+printf 'scoping benchmark: %s wrk clients (%s pgbench for sql-*), %s accounts (half HRE, half BYO), %s x %s s per side, %s cores (clients, corebankd and PostgreSQL share them)\n' \
+    "$clients" "$SQL_CLIENTS" "$accounts" "$rounds" "$phase_s" "$(nproc)"
 printf "$fmt" "workload" "scope" "round" "req/s" "p50 ms" "p99 ms" "requests" "errors" "load"
 for w in "${WORKLOADS[@]}"; do
     for ((r = 1; r <= rounds; r++)); do
@@ -155,13 +198,13 @@ for w in "${WORKLOADS[@]}"; do
         done
     done
 done
-printf '\n%-10s %12s %12s %8s %11s %11s %8s\n' "workload" "off req/s" "on req/s" "on/off" "off p50 ms" "on p50 ms" "on/off"
+printf '\n%-13s %12s %12s %8s %11s %11s %8s\n' "workload" "off req/s" "on req/s" "on/off" "off p50 ms" "on p50 ms" "on/off"
 ratios=()
 for w in "${WORKLOADS[@]}"; do
     off=$(mean "${sum_rps[$w.off]}") on=$(mean "${sum_rps[$w.on]}")
     off50=$(awk -v a="${sum_p50[$w.off]}" -v n="$rounds" 'BEGIN { printf "%.3f", a / n }')
     on50=$(awk -v a="${sum_p50[$w.on]}" -v n="$rounds" 'BEGIN { printf "%.3f", a / n }')
-    printf '%-10s %12s %12s %8s %11s %11s %8s\n' "$w" "$off" "$on" "$(ratio "$on" "$off")" "$off50" "$on50" "$(ratio "$on50" "$off50")"
+    printf '%-13s %12s %12s %8s %11s %11s %8s\n' "$w" "$off" "$on" "$(ratio "$on" "$off")" "$off50" "$on50" "$(ratio "$on50" "$off50")"
     ratios+=("$w=$(ratio "$on" "$off")")
 done
 ((hidden_ok)) || printf 'WARNING: with scoping on, the HRE teller could read a BYO account: accounts are not scoped in this build\n'
