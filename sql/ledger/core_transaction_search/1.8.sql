@@ -56,7 +56,17 @@ BEGIN
           AND (type_filter IS NULL OR t.type = type_filter)
           AND (status_filter IS NULL OR t.status = status_filter)
           AND (reference_filter IS NULL OR t.reference = reference_filter)
-          AND corebank_internal.transaction_visible(t.id, t.branch_id)
+          -- corebank_internal.transaction_visible's rule, written out: a
+          -- function holding subqueries is not inlined, and called per row it
+          -- cost 48 us a row (6,000 rows: 290 ms against 18 ms here, where the
+          -- planner hashes each subquery once; unscoped, neither runs).
+          AND (corebank.branch_visible(t.branch_id)
+               OR EXISTS (SELECT FROM corebank.journal_entries e
+                          JOIN corebank.ledger_accounts a ON a.id = e.ledger_account_id
+                          WHERE e.transaction_id = t.id AND corebank.branch_visible(a.branch_id))
+               OR EXISTS (SELECT FROM corebank.transaction_lines_proposed l
+                          JOIN corebank.ledger_accounts a ON a.id = l.ledger_account_id
+                          WHERE l.transaction_id = t.id AND corebank.branch_visible(a.branch_id)))
           AND (gl_code IS NULL
                OR EXISTS (SELECT FROM corebank.journal_entries e
                           JOIN corebank.gl_accounts g ON g.id = e.gl_account_id

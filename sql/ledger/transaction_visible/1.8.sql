@@ -3,9 +3,9 @@
 -- post to (a transfer into a branch's account is that branch's business
 -- too; the whole transaction is then shown). An entry's own branch_id is the
 -- transaction's (the posting engine copies the header's), so the account's
--- branch is what makes a transfer the other branch's. Plain SQL, so the
--- planner inlines it into a search's WHERE: index probes per row, and none
--- while unscoped (branch_visible is then true).
+-- branch is what makes a transfer the other branch's. For one transaction
+-- (get, the amends); core_transaction_search writes the same rule out so the
+-- planner can hash its subqueries.
 CREATE FUNCTION corebank_internal.transaction_visible(transaction_id uuid, transaction_branch uuid) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL RESTRICTED
     AS $fn$
