@@ -19,7 +19,9 @@
 BEGIN;
 \ir helpers/deposits.sql
 \ir helpers/scoping.sql
-SELECT plan(145);
+-- The fixtures' deposits and the postings below take sequence numbers.
+\ir helpers/sequences.sql
+SELECT plan(146);
 
 SELECT pg_temp.today('2026-03-02');
 -- Scoping on first: the scope is resolved when an actor is set.
@@ -250,6 +252,8 @@ SELECT pg_temp.scoping_off();
 SELECT pg_temp.act_as((SELECT hre FROM staff));
 SELECT pg_temp.run('bulawayo off', (SELECT hre FROM staff), 'ok', 'scoping off, a Bulawayo record');
 SELECT is(pg_temp.list_total(), pg_temp.deposit_accounts_at(), 'scoping off, the teller''s list counts every account');
+
+SELECT pg_temp.sequences_put_back();
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -20,12 +20,8 @@ SELECT plan(137);
 \ir helpers/deposits.sql
 \ir helpers/scoping.sql
 
--- Sequences do not roll back, and later files read numbers (TX0000000001):
--- the fixtures' opening deposits and the deposit below take some, so every
--- sequence is put back at the end.
-CREATE TEMP TABLE sequences_before AS
-SELECT format('%I.%I', s.schemaname, s.sequencename) AS name, s.start_value, s.last_value
-FROM pg_sequences s WHERE s.schemaname IN ('corebank', 'corebank_internal');
+-- The fixtures' opening deposits and the deposit below take sequence numbers.
+\ir helpers/sequences.sql
 
 SELECT pg_temp.scoping_on();
 
@@ -311,11 +307,7 @@ SELECT is(corebank.core_customers_create('{"type": "CORPORATE", "legalName": "El
               "registrationNumber": "SC-OFF-1", "branchCode": "BYO"}', pg_temp.actor()) ->> 'branchCode', 'BYO',
           'core_customers_create in BYO by an HRE teller, scoping off');
 
-SELECT setval(b.name, coalesce(b.last_value, b.start_value), b.last_value IS NOT NULL) FROM sequences_before b;
-SELECT is_empty($$SELECT format('%I.%I', s.schemaname, s.sequencename), s.last_value FROM pg_sequences s
-                  WHERE s.schemaname IN ('corebank', 'corebank_internal')
-                  EXCEPT SELECT name, last_value FROM sequences_before$$,
-                'every sequence is back where the test found it');
+SELECT pg_temp.sequences_put_back();
 
 SELECT * FROM finish();
 ROLLBACK;
