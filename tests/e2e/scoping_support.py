@@ -34,6 +34,13 @@ def force_off():
         C.db().execute("UPDATE corebank.platform_config SET branch_scoping = false")
 
 
+def reject_pending_switches(api, checker):
+    """Cleanup: a switch left parked by a failed test would make every later PUT 409 (one pending per entity)."""
+    for row in C.db().rows("SELECT id::text FROM corebank.parked_changes"
+                           " WHERE operation = 'branch_scoping.update' AND status = 'PENDING'"):
+        C.reject(api, checker, row["id"], reason="branch scoping test cleanup")
+
+
 def enabled(api):
     return C.ok(api.get(SCOPING_PATH))["enabled"]
 

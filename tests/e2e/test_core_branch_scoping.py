@@ -51,6 +51,7 @@ class Fixtures:
         self.theirs = S.BranchRecords(self.api, "BYO", self.byo_teller, self.supervisor, self.tag, ids["BYO"])
 
     def reject_pending(self):
+        S.reject_pending_switches(self.api, self.supervisor)
         for records in (self.mine, self.theirs):
             records.reject_pending(self.api, self.supervisor)
 
@@ -63,6 +64,7 @@ class SwitchTest(unittest.TestCase):
         """Parked on: nothing scoped until approved; approved: scoped; parked off: still scoped; approved: not."""
         api, customer = F.api, f"/v1/customers/{F.theirs.customer['id']}"
         self.addCleanup(S.force_off)
+        self.addCleanup(S.reject_pending_switches, F.api, F.supervisor)
         self.assertIs(S.enabled(api), False)
         on = S.park(api, F.admin, True)
         self.assertEqual(api.get(customer, token=F.hre).status, 200, "nothing is scoped before the approval")
@@ -78,6 +80,7 @@ class SwitchTest(unittest.TestCase):
     def test_switched_off_the_teller_sees_everything(self):
         """Off (after having been on), every read of BYO's records by the HRE teller answers 200."""
         self.addCleanup(S.force_off)
+        self.addCleanup(S.reject_pending_switches, F.api, F.supervisor)
         self.assertIs(S.switch(F.api, F.admin, F.supervisor, True), True)
         self.assertIs(S.switch(F.api, F.admin, F.supervisor, False), False)
         for path, _ in F.theirs.reads():
@@ -96,6 +99,7 @@ class ScopedTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.addClassCleanup(S.force_off)
+        cls.addClassCleanup(S.reject_pending_switches, F.api, F.supervisor)
         if not S.switch(F.api, F.admin, F.supervisor, True):
             raise AssertionError("branch scoping did not turn on")
 
