@@ -19,7 +19,7 @@ BEGIN;
 \ir helpers/deposits.sql
 \ir helpers/scoping.sql
 \ir helpers/reporting.sql
-SELECT plan(44);
+SELECT plan(45);
 
 -- Sequences do not roll back, and later files read numbers (TX0000000001):
 -- the records made here take some, so every sequence is put back at the end.
@@ -234,6 +234,15 @@ SELECT is((SELECT string_agg(coalesce(a.before ->> 'branchId', '-') || '>' || co
           format('->%s by postgres; %s>%s by postgres; %s>- by postgres', pg_temp.branch('HRE'), pg_temp.branch('HRE'),
                  pg_temp.branch('BYO'), pg_temp.branch('BYO')),
           'the insert, the move and the delete are staff_audit rows (login.branch, before and after, the DBA)');
+
+-- The policies' set form is the API's rule: for a Bulawayo teller, scoping on,
+-- corebank_internal.transaction_visible picks the same transactions. (Last:
+-- an actor's scope holds for every session user until the transaction ends.)
+SELECT pg_temp.scoping_on();
+SELECT pg_temp.act_as((SELECT byo FROM staff));
+SELECT is((SELECT string_agg(t.label, ',' ORDER BY t.label) FROM txns t JOIN corebank.transactions x ON x.id = t.id
+           WHERE corebank_internal.transaction_visible(x.id, x.branch_id)),
+          'BYO deposit,BYO journal,HRE to BYO', 'the API''s rule agrees: the same transactions for a Bulawayo teller');
 
 SELECT setval(b.name, coalesce(b.last_value, b.start_value), b.last_value IS NOT NULL) FROM sequences_before b;
 SELECT is_empty($$SELECT format('%I.%I', s.schemaname, s.sequencename), s.last_value FROM pg_sequences s
