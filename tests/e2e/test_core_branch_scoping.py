@@ -41,6 +41,7 @@ class Fixtures:
         self.api = C.Core(C.admin_key())
         self.admin = C.new_staff("admin")
         self.supervisor = C.new_staff("supervisor")
+        S.reject_pending_switches(self.api, self.supervisor)  # an earlier module's would make the PUTs 409
         self.hre = C.new_staff("teller", branch="HRE")
         self.byo_teller = C.new_staff("teller", branch="BYO")
         self.head_office = C.new_staff("teller")
