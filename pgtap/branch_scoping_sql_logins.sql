@@ -19,13 +19,8 @@ BEGIN;
 \ir helpers/deposits.sql
 \ir helpers/scoping.sql
 \ir helpers/reporting.sql
+\ir helpers/sequences.sql
 SELECT plan(45);
-
--- Sequences do not roll back, and later files read numbers (TX0000000001):
--- the records made here take some, so every sequence is put back at the end.
-CREATE TEMP TABLE sequences_before AS
-SELECT format('%I.%I', s.schemaname, s.sequencename) AS name, s.start_value, s.last_value
-FROM pg_sequences s WHERE s.schemaname IN ('corebank', 'corebank_internal');
 
 SELECT pg_temp.today('2026-03-02');
 SELECT pg_temp.scoping_on();
@@ -244,11 +239,7 @@ SELECT is((SELECT string_agg(t.label, ',' ORDER BY t.label) FROM txns t JOIN cor
            WHERE corebank_internal.transaction_visible(x.id, x.branch_id)),
           'BYO deposit,BYO journal,HRE to BYO', 'the API''s rule agrees: the same transactions for a Bulawayo teller');
 
-SELECT setval(b.name, coalesce(b.last_value, b.start_value), b.last_value IS NOT NULL) FROM sequences_before b;
-SELECT is_empty($$SELECT format('%I.%I', s.schemaname, s.sequencename), s.last_value FROM pg_sequences s
-                  WHERE s.schemaname IN ('corebank', 'corebank_internal')
-                  EXCEPT SELECT name, last_value FROM sequences_before$$,
-                'every sequence is back where the test found it');
+SELECT pg_temp.sequences_put_back();
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -16,13 +16,8 @@
 BEGIN;
 \ir helpers/deposits.sql
 \ir helpers/reporting.sql
+\ir helpers/sequences.sql
 SELECT plan(43);
-
--- Sequences do not roll back, and later files read numbers (TX0000000001):
--- the records made here take some, so every sequence is put back at the end.
-CREATE TEMP TABLE sequences_before AS
-SELECT format('%I.%I', s.schemaname, s.sequencename) AS name, s.start_value, s.last_value
-FROM pg_sequences s WHERE s.schemaname IN ('corebank', 'corebank_internal');
 
 CREATE TEMP TABLE views (name text PRIMARY KEY, base text);
 INSERT INTO views VALUES
@@ -200,11 +195,7 @@ SELECT is(corebank_reports.masked('AB12'), '****12', 'a short value shows at mos
 SELECT is(corebank_reports.masked(NULL), NULL, 'NULL stays NULL');
 SELECT is(corebank_reports.initials('  chipo   ndlovu  '), 'CN', 'initials ignore extra spaces and are upper case');
 
-SELECT setval(b.name, coalesce(b.last_value, b.start_value), b.last_value IS NOT NULL) FROM sequences_before b;
-SELECT is_empty($$SELECT format('%I.%I', s.schemaname, s.sequencename), s.last_value FROM pg_sequences s
-                  WHERE s.schemaname IN ('corebank', 'corebank_internal')
-                  EXCEPT SELECT name, last_value FROM sequences_before$$,
-                'every sequence is back where the test found it');
+SELECT pg_temp.sequences_put_back();
 
 SELECT * FROM finish();
 ROLLBACK;
