@@ -186,6 +186,14 @@ class ScopedTest(unittest.TestCase):
         self.assertEqual(C.ok(F.api.get(f"/v1/customers/{customer}/profile")), before)
         self.assertEqual(C.count("customer_interactions", "customer_id = %s", (customer,)), interactions)
 
+    def test_parking_a_change_about_another_branchs_record_is_404(self):
+        """A reversal of BYO's posted journal, parked by the HRE teller, reads as of an absent one; nothing parked."""
+        journal = F.theirs.journal["id"]
+        parked = C.count("parked_changes", "entity_id = %s", (journal,))
+        S.assert_as_if_absent(self, F.api, "POST", f"/v1/transactions/{journal}/reverse", journal, F.hre)
+        self.assertEqual(C.count("parked_changes", "entity_id = %s", (journal,)), parked)
+        self.assertEqual(C.ok(F.api.get(f"/v1/transactions/{journal}"))["status"], "POSTED")
+
     def test_a_deposit_into_another_branchs_account_still_posts(self):
         """Postings are not scoped: the HRE teller deposits into BYO's account by its id."""
         account = F.theirs.account["id"]
