@@ -17,15 +17,12 @@
 -- transactions, five captured journals), then the calls as each actor, with
 -- the database starting with no transactions, so search totals are exact.
 BEGIN;
-SELECT plan(62);
+SELECT plan(63);
 \ir helpers/ledger.sql
 \ir helpers/scoping.sql
 
--- Sequences do not roll back, and later files read numbers (TX0000000001):
--- the journals captured below take some, so every sequence is put back.
-CREATE TEMP TABLE sequences_before AS
-SELECT format('%I.%I', s.schemaname, s.sequencename) AS name, s.start_value, s.last_value
-FROM pg_sequences s WHERE s.schemaname IN ('corebank', 'corebank_internal');
+-- The journals captured below take sequence numbers.
+\ir helpers/sequences.sql
 
 UPDATE corebank.platform_config SET today_override = '2024-06-15';
 SELECT pg_temp.scoping_on();
@@ -174,6 +171,9 @@ SELECT is((SELECT branch_id FROM corebank.parked_changes WHERE id = pg_temp.fx('
           'a change parked by head office staff has no branch');
 SELECT is((SELECT count(*) FROM corebank.parked_changes WHERE maker_id = pg_temp.maker() AND branch_id IS NULL), 5::bigint,
           'nor do the changes of a maker who is no staff identity');
+SELECT throws_ok($$UPDATE corebank.parked_changes SET branch_id = pg_temp.branch('HRE') WHERE id = pg_temp.fx('c_head')$$,
+                 'CB422', 'a parked change''s branch_id cannot change',
+                 'a pending change''s branch is frozen with its proposal: nobody moves it into a branch''s queue');
 
 -- 3. A Harare supervisor (and the teller), scoping on: approvals.
 SELECT pg_temp.become('hre_sup');
@@ -247,11 +247,7 @@ SELECT is(corebank.core_approval_get(pg_temp.fx('c_head')) ->> 'status', 'PENDIN
 SELECT is(corebank.core_approval_approve(pg_temp.fx('c_head'), pg_temp.who('hre_sup'), NULL) ->> 'status', 'APPROVED',
           'scoping off: HRE supervisor approves a head office change');
 
-SELECT setval(b.name, coalesce(b.last_value, b.start_value), b.last_value IS NOT NULL) FROM sequences_before b;
-SELECT is_empty($$SELECT format('%I.%I', s.schemaname, s.sequencename), s.last_value FROM pg_sequences s
-                  WHERE s.schemaname IN ('corebank', 'corebank_internal')
-                  EXCEPT SELECT name, last_value FROM sequences_before$$,
-                'every sequence is back where the test found it');
+SELECT pg_temp.sequences_put_back();
 
 SELECT * FROM finish();
 ROLLBACK;

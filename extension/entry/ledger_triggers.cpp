@@ -204,9 +204,9 @@ constexpr std::array<std::string_view, 3> ledger_account_frozen = {"id", "curren
 
 /*---- parked_changes ----*/
 
-constexpr std::array<std::string_view, 10> proposal_columns = {
+constexpr std::array<std::string_view, 11> proposal_columns = {
     "id", "operation", "entity_type", "entity_id", "payload", "summary", "maker_id", "created_at", "expires_at",
-    "target_before"};
+    "target_before", "branch_id"};
 
 }  // namespace
 
