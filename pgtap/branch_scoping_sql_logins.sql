@@ -20,7 +20,7 @@ BEGIN;
 \ir helpers/scoping.sql
 \ir helpers/reporting.sql
 \ir helpers/sequences.sql
-SELECT plan(45);
+SELECT plan(49);
 
 SELECT pg_temp.today('2026-03-02');
 SELECT pg_temp.scoping_on();
@@ -89,6 +89,20 @@ INSERT INTO fx SELECT 'corebank.transaction_lines_proposed', 'transaction_id', t
 FROM txns t WHERE t.label LIKE '% journal';
 INSERT INTO fx SELECT 'corebank.parked_changes', 'id', (r ->> 'parkedChangeId'), label FROM journals;
 
+-- The day's standing orders paid, and a day's interest on a savings account
+-- of each branch (accruals per account, an accrual journal per branch).
+SELECT ok((corebank.core_standing_orders_execute('2026-03-02', pg_temp.operator()) ->> 'succeeded')::int = 2,
+          'fixture: both standing orders paid');
+INSERT INTO fx SELECT 'corebank.standing_order_executions', 'standing_order_id', id, label FROM fx
+WHERE relation = 'corebank.standing_orders';
+CREATE TEMP TABLE savings AS
+    SELECT pg_temp.open(hre, 'SAV-STD', 100000000) AS hre, pg_temp.open(byo, 'SAV-STD', 100000000) AS byo FROM people;
+SELECT corebank.core_interest_run('2026-03-02', pg_temp.operator());
+INSERT INTO fx SELECT 'corebank.interest_accruals', 'account_id', a.id::text, a.label
+FROM savings, LATERAL (VALUES (savings.hre, 'HRE'), (savings.byo, 'BYO')) AS a(id, label);
+INSERT INTO fx SELECT 'corebank.interest_accrual_journals', 'branch_id', pg_temp.branch(b)::text, b
+FROM unnest(ARRAY['HRE', 'BYO']) AS b;
+
 -- The labels of the listed rows of `relation` the reader sees, sorted.
 CREATE FUNCTION pg_temp.seen(relation text) RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
@@ -113,7 +127,7 @@ CREATE FUNCTION pg_temp.everything(role name) RETURNS text LANGUAGE sql AS $f$
     WHERE has_table_privilege(role, r.relation, 'SELECT')
 $f$;
 GRANT SELECT ON fx TO PUBLIC;
-SELECT is((SELECT count(DISTINCT relation) FROM fx), 22::bigint, 'records in 11 tables and 11 views');
+SELECT is((SELECT count(DISTINCT relation) FROM fx), 25::bigint, 'records in 14 tables and 11 views');
 
 -- The logins: one of Bulawayo, one without a branch, an auditor.
 CREATE ROLE cb_pgtap_report_byo LOGIN IN ROLE corebank_reporting;
@@ -132,6 +146,9 @@ SELECT is(pg_temp.seen('corebank.passbooks'), 'BYO', 'passbooks: by the account'
 SELECT is(pg_temp.seen('corebank.passbook_marks'), 'BYO', 'passbook_marks: by the passbook''s account');
 SELECT is(pg_temp.seen('corebank.standing_orders'), 'BYO',
           'standing_orders: its source account''s branch (Harare''s order paying Bulawayo is Harare''s)');
+SELECT is(pg_temp.seen('corebank.standing_order_executions'), 'BYO', 'standing_order_executions: by the order''s');
+SELECT is(pg_temp.seen('corebank.interest_accruals'), 'BYO', 'interest_accruals: by the account''s branch');
+SELECT is(pg_temp.seen('corebank.interest_accrual_journals'), 'BYO', 'interest_accrual_journals: its own branch');
 SELECT is(pg_temp.seen('corebank.transactions'), 'BYO deposit,BYO journal,HRE to BYO',
           'transactions: Bulawayo''s and the transfer into Bulawayo');
 SELECT is(pg_temp.seen('corebank.journal_entries'), 'BYO deposit,BYO deposit,HRE to BYO,HRE to BYO',
@@ -180,9 +197,10 @@ SELECT is(pg_temp.seen_all(), pg_temp.everything('corebank_auditor'),
 RESET SESSION AUTHORIZATION;
 SELECT is((SELECT string_agg(DISTINCT relation, ',' ORDER BY relation) FROM fx
            WHERE relation LIKE 'corebank.%' AND has_table_privilege('corebank_auditor', relation, 'SELECT')),
-          'corebank.account_day_totals,corebank.account_status_history,corebank.journal_entries,corebank.parked_changes,'
+          'corebank.account_day_totals,corebank.account_status_history,corebank.interest_accrual_journals,'
+          'corebank.interest_accruals,corebank.journal_entries,corebank.parked_changes,'
           'corebank.transaction_lines_proposed,corebank.transactions',
-          'the auditor''s tables among them: the journal, approvals and account history');
+          'the auditor''s tables among them: the journal, approvals, interest and account history');
 
 -- Scoping off: the Bulawayo login reads everything. (The superuser reads
 -- once, so the login's next read looks its scope up again.)
@@ -208,7 +226,7 @@ SELECT set_eq($$SELECT c.relname::text FROM pg_class c WHERE c.relnamespace = 'c
                     'account_month_ends', 'account_status_history', 'interest_accruals', 'interest_accrual_journals',
                     'passbooks', 'passbook_marks', 'standing_orders', 'standing_order_executions', 'transactions',
                     'journal_entries', 'transaction_lines_proposed', 'parked_changes'],
-              'row-level security: every table of branch data the two roles read (no fixture rows for the rest)');
+              'row-level security: every table of branch data the two roles read (credit stripes and month ends have no rows here)');
 SELECT is((SELECT count(*) FROM pg_class c WHERE c.relrowsecurity AND c.relnamespace = 'corebank'::regnamespace
              AND (SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid AND p.polcmd = 'r'
                     AND p.polroles IN (ARRAY['corebank_reporting'::regrole]::oid[], ARRAY['corebank_auditor'::regrole]::oid[])) <> 2),
