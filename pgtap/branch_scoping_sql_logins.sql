@@ -20,7 +20,7 @@ BEGIN;
 \ir helpers/scoping.sql
 \ir helpers/reporting.sql
 \ir helpers/sequences.sql
-SELECT plan(49);
+SELECT plan(50);
 
 SELECT pg_temp.today('2026-03-02');
 SELECT pg_temp.scoping_on();
@@ -238,6 +238,11 @@ SELECT throws_ok($$INSERT INTO corebank.staff_sql_logins (login, branch_id) VALU
 SELECT throws_ok($$INSERT INTO corebank.staff_sql_logins (login, branch_id) VALUES ('cb_pgtap_auditor', pg_temp.branch('HRE'))$$,
                  'CB422', 'login: cb_pgtap_auditor is a member of corebank_auditor (or a superuser), who reads every branch',
                  'an auditor login cannot be given a branch');
+SELECT throws_ok(format($$INSERT INTO corebank.staff_sql_logins (login, branch_id) VALUES (%L, pg_temp.branch('HRE'))$$,
+                        current_user),
+                 'CB422', format('login: %s is a member of corebank_auditor (or a superuser), who reads every branch',
+                                 current_user),
+                 'nor a superuser (who bypasses row-level security)');
 SELECT throws_ok($$UPDATE corebank.staff_sql_logins SET login = 'cb_pgtap_auditor' WHERE login = 'cb_pgtap_report_byo'$$,
                  'CB422', NULL, 'nor by renaming a row');
 DELETE FROM corebank.staff_sql_logins WHERE login = 'cb_pgtap_report_byo';
