@@ -18,7 +18,11 @@
 #      clients, as corebank_app, the statements the tier sends for a staff
 #      token (SELECT corebank.core_x(...) FROM corebank.actor_scope_set(actor),
 #      bench/scoping/sql/), so that the database's share of the cost shows
-#      without HTTP, token checks and wrk on the same two cores.
+#      without HTTP, token checks and wrk on the same two cores;
+#   6. the control, sql-account-bare: the account read's function without
+#      actor_scope_set, as the tier called it before issue 15. The flag cannot
+#      change it, so its on/off ratio is the run's noise; its throughput
+#      against sql-account's is the scope lookup's fixed cost.
 # Each workload has a 3 s warm-up, then ROUNDS rounds of one phase with
 # scoping off and one with it on (off-on, then on-off, ...: drift on a busy
 # machine falls on both sides), SECONDS each. The flag is set between phases
@@ -34,12 +38,13 @@
 #
 # Usage: bench/scoping/run.sh [--seconds N] [--rounds N] [--clients N] [--accounts N]
 #                             [--only LIST] [--build-dir DIR] [--no-install] [--keep]
-#   --seconds N   length of each phase (default 10; 1..60)
+#   --seconds N   length of each phase (default 7; 1..60)
 #   --rounds N    off/on pairs per workload (default 2; 1..5)
 #   --clients N   wrk connections (default 8; 2..64)
 #   --accounts N  accounts opened, half per branch (default 200; 4..2000)
 #   --only LIST   the workloads to run, comma-separated, of transfers, account,
-#                 statement, customers, sql-account, sql-statement, sql-customers
+#                 statement, customers, sql-account, sql-statement, sql-customers,
+#                 sql-account-bare
 #                 (default all; transfers first gives the reads' accounts entries)
 # Exit status: 0 when the run completed (whatever the ratios), 1 on an error.
 set -euo pipefail
@@ -47,10 +52,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly ROOT
 export BENCH_DIR=$ROOT/bench
 readonly HERE=$ROOT/bench/scoping
-readonly ALL_WORKLOADS=(transfers account statement customers sql-account sql-statement sql-customers)
+readonly ALL_WORKLOADS=(transfers account statement customers sql-account sql-statement sql-customers
+    sql-account-bare)
 readonly SQL_CLIENTS=4
 
-phase_s=10
+phase_s=7
 rounds=2
 clients=8
 accounts=200
@@ -68,7 +74,7 @@ while (($#)); do
         --build-dir) build_dir=$2; shift 2 ;;
         --no-install) install=0; shift ;;
         --keep) keep=1; shift ;;
-        -h | --help) sed -n '3,45p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h | --help) sed -n '3,49p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -133,7 +139,7 @@ run_pgbench() { # WORKLOAD PHASE_NAME SECONDS
     local dir=$tmp/log/$2
     mkdir -p "$dir"
     (cd "$dir" && pgbench -h "$sock" -p "$pg_port" -U corebank_app -d corebank_bench -n -M prepared \
-        -c "$SQL_CLIENTS" -j 2 -T "$3" -l --log-prefix=tx -f "$HERE/sql/${1#sql-}.sql" \
+        -c "$SQL_CLIENTS" -j 2 -T "$3" -l --log-prefix=tx -f "$HERE/sql/$(tr - _ <<<"${1#sql-}").sql" \
         -D ids="$hre_ids" -D n="$(wc -l <"$tmp/hre.txt")" -D actor="$hre_actor" >"$dir/pgbench.txt" 2>&1) ||
         die "pgbench $1 failed: $(tail -n 5 "$dir/pgbench.txt")"
     local tps failed
@@ -161,7 +167,7 @@ run_wrk() { # WORKLOAD PHASE_NAME SECONDS: prints "rps p50 p99 requests errors"
 }
 
 declare -A sum_rps=() sum_p50=() phases=()
-fmt='%-13s %-5s %5s %10s %9s %9s %9s %7s %6s\n'
+fmt='%-16s %-5s %5s %10s %9s %9s %9s %7s %6s\n'
 for w in "${WORKLOADS[@]}"; do
     log "$w: warm-up (3 s), then $rounds x (off, on) of ${phase_s} s, $([[ $w == sql-* ]] && echo "$SQL_CLIENTS pgbench" || echo "$clients wrk") clients"
     scoping off
@@ -198,13 +204,13 @@ for w in "${WORKLOADS[@]}"; do
         done
     done
 done
-printf '\n%-13s %12s %12s %8s %11s %11s %8s\n' "workload" "off req/s" "on req/s" "on/off" "off p50 ms" "on p50 ms" "on/off"
+printf '\n%-16s %12s %12s %8s %11s %11s %8s\n' "workload" "off req/s" "on req/s" "on/off" "off p50 ms" "on p50 ms" "on/off"
 ratios=()
 for w in "${WORKLOADS[@]}"; do
     off=$(mean "${sum_rps[$w.off]}") on=$(mean "${sum_rps[$w.on]}")
     off50=$(awk -v a="${sum_p50[$w.off]}" -v n="$rounds" 'BEGIN { printf "%.3f", a / n }')
     on50=$(awk -v a="${sum_p50[$w.on]}" -v n="$rounds" 'BEGIN { printf "%.3f", a / n }')
-    printf '%-13s %12s %12s %8s %11s %11s %8s\n' "$w" "$off" "$on" "$(ratio "$on" "$off")" "$off50" "$on50" "$(ratio "$on50" "$off50")"
+    printf '%-16s %12s %12s %8s %11s %11s %8s\n' "$w" "$off" "$on" "$(ratio "$on" "$off")" "$off50" "$on50" "$(ratio "$on50" "$off50")"
     ratios+=("$w=$(ratio "$on" "$off")")
 done
 ((hidden_ok)) || printf 'WARNING: with scoping on, the HRE teller could read a BYO account: accounts are not scoped in this build\n'

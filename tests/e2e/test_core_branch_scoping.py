@@ -17,7 +17,6 @@ The flag is global: the module turns it off when it ends (through HTTP in
 the tests; superuser SQL only as the safety net of a failed run), so the
 modules after it run unscoped.
 """
-import json
 import unittest
 
 import cbclient as cb
