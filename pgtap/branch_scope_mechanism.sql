@@ -10,7 +10,7 @@
 -- Method: two transactions, both rolled back (the second proves the first's
 -- scope did not leak into it), acting as staff made by helpers/scoping.sql.
 \ir helpers/scoping.sql
-SELECT plan(26);
+SELECT plan(27);
 
 CREATE FUNCTION pg_temp.branch_id(code text) RETURNS uuid LANGUAGE sql STABLE
     AS $f$ SELECT id FROM corebank.branches WHERE branches.code = branch_id.code $f$;
@@ -72,6 +72,11 @@ SELECT is(corebank.scope_branch(), pg_temp.branch_id('BYO'), 'a login with a bra
 SELECT ok(NOT corebank.branch_visible(pg_temp.branch_id('HRE')), 'and does not see Harare');
 RESET SESSION AUTHORIZATION;
 SELECT is(corebank.scope_branch(), NULL, 'the scope follows the session user: back as the superuser, unscoped');
+-- Made an auditor after its row was written (a GRANT fires no trigger): it reads everything.
+GRANT corebank_auditor TO branch_scope_test_login;
+SET SESSION AUTHORIZATION branch_scope_test_login;
+SELECT is(corebank.scope_branch(), NULL, 'a scoped login made an auditor later is unscoped');
+RESET SESSION AUTHORIZATION;
 ROLLBACK;
 
 -- Who may set it; what it is not.
