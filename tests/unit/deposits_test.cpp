@@ -82,7 +82,10 @@ TEST(DepositsPolicy, ShippedFileCoversEveryDepositsOperation) {
     EXPECT_EQ(deposit.permission, "money.deposit");
     EXPECT_EQ(policy.rule("standing_orders.execute").scope, banking::KeyScope::admin);
     EXPECT_EQ(policy.rule("standing_orders.execute").actor, banking::ActorRule::optional);
-    EXPECT_EQ(policy.rule("accounts.get").actor, banking::ActorRule::none);
+    // Reads of branch data take the staff token when one is sent, so that
+    // branch scoping can scope them (issue 15); a bare key still reads.
+    EXPECT_EQ(policy.rule("accounts.get").actor, banking::ActorRule::optional);
+    EXPECT_EQ(policy.rule("deposit_products.list").actor, banking::ActorRule::none);
     EXPECT_EQ(policy.rule("kyc.documents.verify").permission, "kyc.document.verify:make");
 }
 
