@@ -6,10 +6,7 @@ CREATE OR REPLACE FUNCTION corebank.core_accounts_status_history(id uuid) RETURN
     AS $fn$
 #variable_conflict use_variable
 BEGIN
-    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
-                   WHERE d.id = id AND corebank.branch_visible(a.branch_id)) THEN
-        PERFORM corebank_internal.fail('CB404', 'Account not found');
-    END IF;
+    PERFORM corebank_internal.require_deposit_account(id);
     RETURN (SELECT coalesce(jsonb_agg(jsonb_build_object('fromStatus', h.from_status, 'toStatus', h.to_status,
                                                          'reason', h.reason, 'actorId', h.actor_id,
                                                          'at', corebank_internal.iso_utc(h.at)) ORDER BY h.id), '[]'::jsonb)

@@ -9,10 +9,7 @@ DECLARE
     first_day date;
     last_day date;
 BEGIN
-    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
-                   WHERE d.id = account_id AND corebank.branch_visible(a.branch_id)) THEN
-        PERFORM corebank_internal.fail('CB404', 'Account not found');
-    END IF;
+    PERFORM corebank_internal.require_deposit_account(account_id);
     SELECT p.first_day, p.last_day INTO first_day, last_day FROM corebank_internal.deposit_period(from_date, to_date) p;
     RETURN (SELECT coalesce(jsonb_agg(jsonb_build_object(
                        'date', i.accrual_date, 'balanceMinor', i.balance_minor, 'rateBp', i.rate_bp,

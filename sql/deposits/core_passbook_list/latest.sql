@@ -6,10 +6,7 @@ CREATE OR REPLACE FUNCTION corebank.core_passbook_list(account_id uuid) RETURNS 
     AS $fn$
 #variable_conflict use_variable
 BEGIN
-    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
-                   WHERE d.id = account_id AND corebank.branch_visible(a.branch_id)) THEN
-        PERFORM corebank_internal.fail('CB404', 'Account not found');
-    END IF;
+    PERFORM corebank_internal.require_deposit_account(account_id);
     RETURN (SELECT coalesce(jsonb_agg(corebank_internal.passbook_json(b.id) ORDER BY b.book_number DESC), '[]'::jsonb)
             FROM corebank.passbooks b WHERE b.account_id = account_id);
 END

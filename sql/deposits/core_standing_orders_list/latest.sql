@@ -10,10 +10,7 @@ BEGIN
     IF account_id IS NULL THEN
         PERFORM corebank_internal.fail('CBV00', 'accountId: is required');
     END IF;
-    IF NOT EXISTS (SELECT FROM corebank.deposit_accounts d JOIN corebank.ledger_accounts a ON a.id = d.id
-                   WHERE d.id = account_id AND corebank.branch_visible(a.branch_id)) THEN
-        PERFORM corebank_internal.fail('CB404', 'Account not found');
-    END IF;
+    PERFORM corebank_internal.require_deposit_account(account_id);
     RETURN (SELECT coalesce(jsonb_agg(corebank_internal.standing_order_json(o.id) ORDER BY o.created_at DESC, o.id), '[]'::jsonb)
             FROM (SELECT x.* FROM corebank.standing_orders x
                   JOIN corebank.ledger_accounts s ON s.id = x.source_account_id
