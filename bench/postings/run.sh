@@ -13,7 +13,7 @@
 #      scale 10, initialised in a separate database (pgbench).
 # Then it checks the ledger (hash chain, balances against entries, trial
 # balance) and prints tps, p50/p99 and, on the last line, the ratios to
-# pgbench (goal >= 0.7). Everything is removed afterwards.
+# pgbench (issue 12's goals: many >= 0.5, hot >= 0.4). Everything is removed afterwards.
 #
 # Usage: bench/postings/run.sh [--seconds N] [--clients N] [--accounts N]
 #                              [--build-dir DIR] [--no-install] [--keep]
@@ -105,4 +105,4 @@ printf '%-34s %10s %9s %9s %9s %7s\n' "HTTP transfers, one hot account" "$hot_tp
 printf '%-34s %10.1f %9s %9s %9s %7s\n' "pgbench tpcb-like (scale 10)" "$pgb_tps" "$pgb_p50" "$pgb_p99" "$pgb_n" "${pgb_fail:-0}"
 printf 'ledger after the run: %s; TRANSFER transactions %s, acknowledged requests %s\n' "$ledger_report" "$posted" "$acked"
 printf 'time: %s s in all\n' "$((SECONDS - started))"
-printf 'ratios: many/pgbench = %s, hot/pgbench = %s (goal >= 0.7)\n' "$(ratio "$many_tps" "$pgb_tps")" "$(ratio "$hot_tps" "$pgb_tps")"
+printf 'ratios: many/pgbench = %s (goal >= 0.5), hot/pgbench = %s (goal >= 0.4)\n' "$(ratio "$many_tps" "$pgb_tps")" "$(ratio "$hot_tps" "$pgb_tps")"
