@@ -68,6 +68,8 @@ class HealthRootKeyTest(unittest.TestCase):
         os.environ["CB_ID_URL"] = f"http://127.0.0.1:{cls.tier.identity}"
         import openapi_check  # noqa: E402 (reads CB_ID_URL at import)
         cls.openapi_check = openapi_check
+        import cbclient  # noqa: E402 (with openapi_check: reads the environment at import)
+        cls.cbclient = cbclient
 
     @classmethod
     def tearDownClass(cls):
@@ -90,7 +92,7 @@ class HealthRootKeyTest(unittest.TestCase):
 
     def test_health_says_degraded_without_the_root_key(self):
         """No root key: /health 200 DEGRADED with signing DOWN and the problem, login 503; back to UP with the key."""
-        email, password = f"health-{uuid.uuid4().hex[:10]}@faults.corebank.test", f"pw-{uuid.uuid4().hex}"
+        email, password = f"health-{uuid.uuid4().hex[:10]}@faults.corebank.test", self.cbclient.unique_password()
         status, _, raw = F.http_request(self.tier.identity, "POST", "/auth/register",
                                         {"email": email, "password": password, "firstName": "Health",
                                          "lastName": "Check"})
