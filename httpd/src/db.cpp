@@ -126,7 +126,7 @@ std::string branch_scoped_sql(const std::string& sql, int param_count) {
     return sql + " FROM corebank.actor_scope_set($" + std::to_string(param_count + 1) + "::uuid)";
 }
 
-const Statement Db::scoped(const Statement& statement) {
+Statement Db::scoped(const Statement& statement) {
     auto found = scoped_statements_.find(&statement);
     if (found == scoped_statements_.end()) {
         ScopedStatement variant{std::string(statement.name) + "@scoped",

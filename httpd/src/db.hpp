@@ -32,6 +32,9 @@ struct Statement {
     bool branch_scoped = true;
 };
 
+// The value of Statement::branch_scoped for a statement that is not scoped.
+constexpr bool unscoped = false;
+
 using Param = std::optional<std::string>;  // nullopt is SQL NULL
 
 struct DbError : std::runtime_error {
@@ -115,7 +118,7 @@ private:
         std::string name;
         std::string sql;
     };
-    const Statement scoped(const Statement& statement);
+    Statement scoped(const Statement& statement);
     std::optional<std::string> scope_actor_;
     std::unordered_map<const Statement*, ScopedStatement> scoped_statements_;
 

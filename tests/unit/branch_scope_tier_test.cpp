@@ -28,7 +28,7 @@ TEST(BranchScopedSql, AStatementWithoutParametersGetsTheFirst) {
 TEST(StatementDefaults, AStatementIsScopedUnlessItSaysOtherwise) {
     const corebank::httpd::Statement plain{"x", "SELECT 1", 0};
     EXPECT_TRUE(plain.branch_scoped);
-    const corebank::httpd::Statement posting{"y", "SELECT 2", 0, false};
+    const corebank::httpd::Statement posting{"y", "SELECT 2", 0, corebank::httpd::unscoped};
     EXPECT_FALSE(posting.branch_scoped);
 }
 

@@ -183,7 +183,6 @@ void fill_from_database(HotPath& hot_path, const std::string& key_hash, const St
     hot_path.staff.put(staff.verified->jti, *session, std::move(tags), staff_generation);
 }
 
-
 // The key and the staff token's session come from the process's caches when
 // they are there (no database call) and from one round trip
 // (core_authorize_lookup) when not; the key's request counts in this

@@ -99,7 +99,6 @@ inline const Statement dormancy_run{
 // Postings are not branch scoped (docs/core-banking.md "Branch scoping": any
 // branch serves any customer) and read no branch's records: they skip the
 // scope's lookup on the hot path.
-constexpr bool unscoped = false;
 inline const Statement money_deposit{"core_deposit", "SELECT corebank.core_deposit($1::jsonb, $2::uuid)::text", 2, unscoped};
 inline const Statement money_withdraw{"core_withdraw", "SELECT corebank.core_withdraw($1::jsonb, $2::uuid)::text", 2, unscoped};
 inline const Statement money_transfer{"core_transfer", "SELECT corebank.core_transfer($1::jsonb, $2::uuid)::text", 2, unscoped};

@@ -15,7 +15,7 @@ inline const Statement staff_identity_create{
     "SELECT c.identity::text FROM (SELECT corebank.core_staff_identity_create($1::jsonb, $2::uuid, $3::bytea) AS identity) c, "
     "LATERAL corebank.auth_mail_enqueue($4, $5, $6::bytea) m",
     6,
-    false};  // its own FROM; it creates an identity and reads no branch's records
+    unscoped};  // its own FROM; it creates an identity and reads no branch's records
 inline const Statement staff_identity_update{
     "core_staff_identity_update", "SELECT corebank.core_staff_identity_update($1, $2::jsonb, $3::uuid)::text", 3};
 inline const Statement staff_branch_get{"core_staff_branch_get", "SELECT corebank.core_staff_branch_get($1::uuid)::text",
