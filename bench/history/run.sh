@@ -82,7 +82,6 @@ command -v pgbench >/dev/null || die "pgbench is required (postgresql-client-15)
 started=$SECONDS
 bench_build "$build_dir" "$install"
 bench_start_cluster
-tier_env=(CORE_LOG_REQUESTS=true) # ./corebank up's setting (corebank.conf log_requests = true)
 bench_start_tier
 key=$(cli key-create --service core --scopes admin --name bench-history --caller bench --rate-limit 1000000)
 bench_staff teller

@@ -29,9 +29,12 @@ readonly PG_BIN=/usr/lib/postgresql/15/bin
 readonly PORT_MIN=24000
 readonly PORT_MAX=24999
 readonly HEALTH_TIMEOUT_S=30
-# The embedded cluster's settings (./corebank up): durable commits, so the
-# numbers are those of a real deployment on this machine.
-readonly PG_SETTINGS="-c max_connections=100 -c shared_buffers=256MB"
+# The embedded cluster's settings (./corebank up, deploy/cluster-settings.sh):
+# durable commits and pgaudit, so the numbers are those of a real deployment
+# on this machine.
+# shellcheck source=../../deploy/cluster-settings.sh
+source "$ROOT/deploy/cluster-settings.sh"
+readonly PG_SETTINGS=$PG_EMBEDDED_SETTINGS
 
 phase_s=20
 clients=4
@@ -126,8 +129,10 @@ as_postgres "$PG_BIN/pg_ctl" start -D "$pg_data" -l "$tmp/log/postgresql.log" -w
     -o "-p $pg_port -k $tmp/sock -c listen_addresses=127.0.0.1 $PG_SETTINGS" >/dev/null
 
 admin_url="host=$tmp/sock port=$pg_port dbname=corebank_bench user=postgres"
+# The plain INSERT baseline runs as postgres: without audit lines, as corebank_app
+# (whose pgaudit.log the extension sets to 'none'), so that they slow neither side.
 psql -X -q -v ON_ERROR_STOP=1 "host=$tmp/sock port=$pg_port dbname=postgres user=postgres" \
-    -c "CREATE DATABASE corebank_bench" >/dev/null
+    -c "ALTER ROLE postgres SET pgaudit.log = 'none'" -c "CREATE DATABASE corebank_bench" >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE EXTENSION corebank" >/dev/null
 # The institution's data (chart, products, banks, role policy), as ./corebank up does.
 DATABASE_URL="$admin_url" "$ROOT/corebank" migrate >/dev/null
@@ -142,7 +147,7 @@ key=$(DATABASE_URL="$admin_url" "$corebankd" key-create --service events --scope
 log "starting corebankd (events on port ${ports[3]})"
 env DATABASE_URL="host=$tmp/sock port=$pg_port dbname=corebank_bench user=corebank_app" \
     CORE_LISTEN=127.0.0.1 CORE_CORE_PORT="${ports[0]}" CORE_IDENTITY_PORT="${ports[1]}" \
-    CORE_VERIFY_PORT="${ports[2]}" CORE_EVENTS_PORT="${ports[3]}" CORE_LOG_REQUESTS=false \
+    CORE_VERIFY_PORT="${ports[2]}" CORE_EVENTS_PORT="${ports[3]}" \
     CORE_MAIL_DIR="$tmp/mail" CORE_DATA_KEY_FILE="$tmp/secrets/data.key" \
     "$corebankd" serve --config "$ROOT/corebank.conf" >"$tmp/log/corebankd.log" 2>&1 &
 tier_pid=$!
@@ -153,7 +158,7 @@ until curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:${ports[3]}/health"; 
     sleep 0.2
 done
 
-log "cluster: $PG_SETTINGS; corebankd: corebank.conf defaults, request log off; $(nproc) cores"
+log "cluster: $PG_SETTINGS; corebankd: corebank.conf defaults (request log on); $(nproc) cores"
 if ((reads)); then
     /usr/bin/python3 "$ROOT/bench/ingest/reads.py" --events-url "http://127.0.0.1:${ports[3]}" --key "$key" \
         --database-url "$admin_url"

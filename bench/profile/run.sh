@@ -64,12 +64,11 @@ trap bench_teardown EXIT
 bench_build "$build_dir" "$install"
 bench_start_cluster
 
-# pg_stat_statements must be preloaded: set it and restart with the same
-# options. Its `track` and track_functions are set in the profiling session.
-psql -X -q -v ON_ERROR_STOP=1 "$admin_url" \
-    -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
+# pg_stat_statements must be preloaded: restart with the same options and it
+# beside pgaudit (a later -c wins over the one in PG_SETTINGS). Its `track`
+# and track_functions are set in the profiling session.
 as_postgres "$PG_BIN/pg_ctl" restart -D "$pg_data" -l "$tmp/log/postgresql.log" -w -t 60 -m fast \
-    -o "-p $pg_port -k $tmp/sock -c listen_addresses=127.0.0.1 $PG_SETTINGS" >/dev/null
+    -o "-p $pg_port -k $tmp/sock -c listen_addresses=127.0.0.1 $PG_SETTINGS -c shared_preload_libraries=pgaudit,pg_stat_statements" >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 
 function_name=core_transfer
