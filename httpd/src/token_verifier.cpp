@@ -1,5 +1,9 @@
 #include "token_verifier.hpp"
 
+#include <cassert>
+#include <iterator>
+
+#include "core/crypto.hpp"
 #include "core/jwt.hpp"
 #include "db.hpp"
 #include "log.hpp"
@@ -32,6 +36,7 @@ void TokenVerifier::load_jwks(const nlohmann::json& jwks) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     keys_ = std::move(keys);
     jwks_ = jwks;
+    verified_.clear();
 }
 
 void TokenVerifier::refresh(Db& db) {
@@ -52,6 +57,11 @@ std::size_t TokenVerifier::key_count() const {
     return keys_.size();
 }
 
+std::size_t TokenVerifier::verified_count() const {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    return verified_.size();
+}
+
 std::shared_ptr<const core::RsaPublicKey> TokenVerifier::key_for(const std::string& kid) const {
     std::shared_lock<std::shared_mutex> lock(mutex_);
     const auto it = keys_.find(kid);
@@ -59,6 +69,25 @@ std::shared_ptr<const core::RsaPublicKey> TokenVerifier::key_for(const std::stri
 }
 
 std::optional<VerifiedToken> TokenVerifier::verify(const std::string& token, Db* db, std::int64_t now_unix) {
+    std::string digest = core::sha256(token);
+    {
+        std::shared_lock<std::shared_mutex> lock(mutex_);
+        const auto it = verified_.find(digest);
+        if (it != verified_.end()) {
+            const std::shared_ptr<const Verified> known = it->second;
+            lock.unlock();
+            return check_clock(*known, now_unix);
+        }
+    }
+    std::optional<Verified> verified = verify_signed(token, db);
+    if (!verified) return std::nullopt;
+    std::optional<VerifiedToken> out = check_clock(*verified, now_unix);
+    // Only a token valid now is worth keeping: an expired one never will be again.
+    if (out) remember(std::move(digest), std::move(*verified), now_unix);
+    return out;
+}
+
+std::optional<TokenVerifier::Verified> TokenVerifier::verify_signed(const std::string& token, Db* db) {
     const auto parts = core::jwt_split(token);
     if (!parts) return std::nullopt;
     const auto header = nlohmann::json::parse(parts->header_json, nullptr, false);
@@ -81,24 +110,44 @@ std::optional<VerifiedToken> TokenVerifier::verify(const std::string& token, Db*
     }
     if (!key || !key->verify_rs256(parts->signing_input, parts->signature)) return std::nullopt;
 
-    const auto claims = nlohmann::json::parse(parts->payload_json, nullptr, false);
+    auto claims = nlohmann::json::parse(parts->payload_json, nullptr, false);
     if (claims.is_discarded() || !claims.is_object()) return std::nullopt;
     if (!claims.contains("iss") || claims["iss"] != issuer_) return std::nullopt;
-    if (!is_number(claims, "exp") || claims["exp"].get<std::int64_t>() <= now_unix) return std::nullopt;
-    if (!is_number(claims, "iat") || claims["iat"].get<std::int64_t>() > now_unix + token_clock_skew_s)
-        return std::nullopt;
-    // nbf is optional; when present the token is not valid before it (RFC 7519 4.1.5).
-    if (claims.contains("nbf") &&
-        (!is_number(claims, "nbf") || claims["nbf"].get<std::int64_t>() > now_unix + token_clock_skew_s))
-        return std::nullopt;
+    if (!is_number(claims, "exp") || !is_number(claims, "iat")) return std::nullopt;
+    // nbf is optional; when present it must be a number (RFC 7519 4.1.5).
+    if (claims.contains("nbf") && !is_number(claims, "nbf")) return std::nullopt;
     if (!claims.contains("jti") || !claims["jti"].is_string()) return std::nullopt;
     if (!claims.contains("sub") || !claims["sub"].is_string()) return std::nullopt;
-    VerifiedToken out;
-    out.jti = claims["jti"].get<std::string>();
-    out.subject = claims["sub"].get<std::string>();
-    out.is_client_token = claims.contains("token_type") && claims["token_type"] == "client";
-    out.claims = claims;
+    Verified out;
+    out.exp = claims["exp"].get<std::int64_t>();
+    out.iat = claims["iat"].get<std::int64_t>();
+    if (claims.contains("nbf")) out.nbf = claims["nbf"].get<std::int64_t>();
+    out.token.jti = claims["jti"].get<std::string>();
+    out.token.subject = claims["sub"].get<std::string>();
+    out.token.is_client_token = claims.contains("token_type") && claims["token_type"] == "client";
+    out.token.claims = std::move(claims);
     return out;
+}
+
+std::optional<VerifiedToken> TokenVerifier::check_clock(const Verified& verified, std::int64_t now_unix) {
+    if (verified.exp <= now_unix) return std::nullopt;
+    if (verified.iat > now_unix + token_clock_skew_s) return std::nullopt;
+    // When present, the token is not valid before nbf (RFC 7519 4.1.5).
+    if (verified.nbf && *verified.nbf > now_unix + token_clock_skew_s) return std::nullopt;
+    return verified.token;
+}
+
+void TokenVerifier::remember(std::string digest, Verified verified, std::int64_t now_unix) {
+    auto entry = std::make_shared<const Verified>(std::move(verified));
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    if (verified_.size() >= verified_max_) {
+        for (auto it = verified_.begin(); it != verified_.end();) {
+            it = it->second->exp <= now_unix ? verified_.erase(it) : std::next(it);
+        }
+        if (verified_.size() >= verified_max_) verified_.clear();
+    }
+    verified_.emplace(std::move(digest), std::move(entry));
+    assert(verified_.size() <= verified_max_);
 }
 
 }  // namespace corebank::httpd

@@ -5,8 +5,18 @@
 // a reload (at most once per second), so a key rotated in by another process
 // is picked up at once. Revocation is decided by the database afterwards
 // (auth_authenticate), not here.
+//
+// A token whose signature verified is remembered (by its SHA-256) until the
+// key set changes: a client sends the same access token with every request
+// for its lifetime, and the RSA operation was the dearest step of a request
+// in the tier (27 % of corebankd's CPU under the postings benchmark,
+// docs/performance.md). What can change with time (exp, iat, nbf) is checked
+// again on every use; what cannot (signature, issuer, jti, sub) is not. At
+// most verified_cache_max tokens (by default); a full cache first drops the
+// expired ones, then everything.
 #pragma once
 
+#include <cassert>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -15,6 +25,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,7 +45,15 @@ struct VerifiedToken {
 
 class TokenVerifier {
 public:
-    explicit TokenVerifier(std::string issuer) : issuer_(std::move(issuer)) {}
+    // Enough for every live access token of a busy process (a token lives 15
+    // minutes); each entry is one token's claims.
+    static constexpr std::size_t verified_cache_max = 4096;
+
+    // verified_max: how many verified tokens are remembered (tests make it small).
+    explicit TokenVerifier(std::string issuer, std::size_t verified_max = verified_cache_max)
+        : issuer_(std::move(issuer)), verified_max_(verified_max) {
+        assert(verified_max_ >= 1);
+    }
 
     // Replaces the key set from a JWKS document; keys that fail to parse are skipped.
     void load_jwks(const nlohmann::json& jwks);
@@ -46,14 +65,32 @@ public:
     // The JWKS as last loaded (served by /.well-known/jwks.json).
     nlohmann::json jwks() const;
     std::size_t key_count() const;
+    // Tokens whose signature is remembered (for tests and the bound).
+    std::size_t verified_count() const;
 
 private:
+    // A token that passed every check but the clock's, with its times.
+    struct Verified {
+        VerifiedToken token;
+        std::int64_t exp = 0;
+        std::int64_t iat = 0;
+        std::optional<std::int64_t> nbf;
+    };
+
     std::shared_ptr<const core::RsaPublicKey> key_for(const std::string& kid) const;
+    // The checks that do not depend on the clock; nullopt when one fails.
+    std::optional<Verified> verify_signed(const std::string& token, Db* db);
+    static std::optional<VerifiedToken> check_clock(const Verified& verified, std::int64_t now_unix);
+    void remember(std::string digest, Verified verified, std::int64_t now_unix);
 
     std::string issuer_;
+    std::size_t verified_max_;
     mutable std::shared_mutex mutex_;
     std::map<std::string, std::shared_ptr<const core::RsaPublicKey>> keys_;
     nlohmann::json jwks_ = nlohmann::json{{"keys", nlohmann::json::array()}};
+    // SHA-256 of the token -> what verified; guarded by mutex_, emptied with
+    // every new key set (a removed key's tokens must be refused at once).
+    std::unordered_map<std::string, std::shared_ptr<const Verified>> verified_;
     std::mutex reload_mutex_;
     std::chrono::steady_clock::time_point last_reload_{};
 };

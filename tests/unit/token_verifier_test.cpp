@@ -261,4 +261,88 @@ TEST_F(TokenVerifierTest, SkipsUnusableJwksEntries) {
     EXPECT_TRUE(accepts(sign(user_claims())));
 }
 
+// ---------------------------------------------------------------- the verified-token cache
+
+// Goal: a token verified once is served from the cache with the same result
+// (subject, jti, claims), and one entry is kept per token, not per use.
+TEST_F(TokenVerifierTest, RemembersAVerifiedTokenAndAnswersTheSame) {
+    const std::string token = sign(user_claims());
+    const auto first = verifier.verify(token, nullptr, now);
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(verifier.verified_count(), 1u);
+    const auto again = verifier.verify(token, nullptr, now + 10);
+    ASSERT_TRUE(again.has_value());
+    EXPECT_EQ(again->subject, first->subject);
+    EXPECT_EQ(again->jti, first->jti);
+    EXPECT_EQ(again->claims, first->claims);
+    EXPECT_FALSE(again->is_client_token);
+    EXPECT_EQ(verifier.verified_count(), 1u);
+}
+
+// Goal: the clock is checked again on every use of a remembered token: it is
+// refused from its exp on, and an iat or nbf beyond the skew still refuses it.
+TEST_F(TokenVerifierTest, ChecksTheClockOnEveryUseOfARememberedToken) {
+    const std::string token = sign(user_claims());
+    ASSERT_TRUE(accepts(token));
+    EXPECT_TRUE(verifier.verify(token, nullptr, now + 899).has_value());
+    EXPECT_FALSE(verifier.verify(token, nullptr, now + 900).has_value()) << "exp is not valid any more";
+    EXPECT_FALSE(verifier.verify(token, nullptr, now - token_clock_skew_s - 1).has_value())
+        << "iat in the future beyond the skew, even when remembered";
+
+    json claims = user_claims();
+    claims["nbf"] = now + 100;
+    const std::string later = sign(claims);
+    EXPECT_FALSE(accepts(later)) << "not yet valid";
+    EXPECT_TRUE(verifier.verify(later, nullptr, now + 100).has_value());
+    EXPECT_FALSE(verifier.verify(later, nullptr, now).has_value()) << "nbf checked again on a remembered token";
+}
+
+// Goal: what fails is never remembered: a forged or tampered token, a wrong
+// issuer, and a token that has already expired (it cannot become valid).
+TEST_F(TokenVerifierTest, RemembersNothingThatFailed) {
+    EXPECT_FALSE(accepts(sign(user_claims(), foreign_key())));
+    json wrong_issuer = user_claims();
+    wrong_issuer["iss"] = "http://evil.example";
+    EXPECT_FALSE(accepts(sign(wrong_issuer)));
+    json expired = user_claims();
+    expired["exp"] = now;
+    EXPECT_FALSE(accepts(sign(expired)));
+    EXPECT_EQ(verifier.verified_count(), 0u);
+}
+
+// Goal: a token whose signature was remembered is refused at once when its
+// key leaves the key set (rotation), and the cache starts empty.
+TEST_F(TokenVerifierTest, ANewKeySetForgetsRememberedTokens) {
+    const std::string token = sign(user_claims());
+    ASSERT_TRUE(accepts(token));
+    ASSERT_EQ(verifier.verified_count(), 1u);
+    verifier.load_jwks(jwks_of(foreign_key()));
+    EXPECT_EQ(verifier.verified_count(), 0u);
+    EXPECT_FALSE(accepts(token));
+}
+
+// Goal: the cache is bounded: when full, the expired tokens go first, and
+// when nothing has expired it starts again empty; it never holds more than
+// its bound.
+TEST_F(TokenVerifierTest, TheCacheIsBounded) {
+    TokenVerifier small{issuer, 3};
+    small.load_jwks(jwks_of(signing_key()));
+    auto token_expiring_at = [](std::int64_t exp, int n) {
+        json claims = user_claims();
+        claims["exp"] = exp;
+        claims["jti"] = "b7e1c2d3-0000-4000-8000-00000000000" + std::to_string(n);
+        return sign(claims);
+    };
+    ASSERT_TRUE(small.verify(token_expiring_at(now + 5, 1), nullptr, now));
+    ASSERT_TRUE(small.verify(token_expiring_at(now + 900, 2), nullptr, now));
+    ASSERT_TRUE(small.verify(token_expiring_at(now + 900, 3), nullptr, now));
+    EXPECT_EQ(small.verified_count(), 3u);
+    // Full, and the first token has expired by now + 10: only it goes.
+    ASSERT_TRUE(small.verify(token_expiring_at(now + 900, 4), nullptr, now + 10));
+    EXPECT_EQ(small.verified_count(), 3u);
+    // Full and nothing expired: everything goes, the new token stays.
+    ASSERT_TRUE(small.verify(token_expiring_at(now + 900, 5), nullptr, now + 10));
+    EXPECT_EQ(small.verified_count(), 1u);
+}
+
 }  // namespace
