@@ -12,7 +12,7 @@
 -- corebank_internal.money_post. Method: call the faces from SQL as a DBA
 -- would, read the catalog and the idempotency table.
 BEGIN;
-SELECT plan(28);
+SELECT plan(30);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-03-02');
@@ -65,8 +65,17 @@ SELECT throws_ok($$SELECT corebank.core_deposit((SELECT r FROM req), pg_temp.ope
                  'CB409', 'idempotencyKey was already used for a different request', 'the key under another operation');
 SELECT throws_ok($$SELECT corebank.core_transfer((SELECT r FROM req) || '{"amountMinor": 1}', pg_temp.operator())$$,
                  'CB409', 'idempotencyKey was already used for a different request', 'the key with another amount');
-SELECT is((SELECT k.response FROM corebank.idempotency_keys k WHERE k.key = 'engine-1'), (SELECT r FROM first),
-          'the stored response is the one answered');
+SELECT is((SELECT (k.transaction_id::text, k.response IS NULL) FROM corebank.idempotency_keys k WHERE k.key = 'engine-1'),
+          ((SELECT r ->> 'id' FROM first), true),
+          'the key keeps the transaction and no copy of the answer (a replay renders it)');
+-- Reversed since: a replay still answers the first response (POSTED, no reversal).
+CREATE TEMP TABLE rev AS
+    SELECT corebank.core_transaction_reverse_request((SELECT (r ->> 'id')::uuid FROM first), 'test', pg_temp.maker()) AS r;
+SELECT corebank.core_approval_approve((SELECT (r ->> 'id')::uuid FROM rev), pg_temp.checker(), NULL);
+SELECT is((SELECT t.status FROM corebank.transactions t WHERE t.id = (SELECT (r ->> 'id')::uuid FROM first)), 'REVERSED',
+          'the transfer was reversed');
+SELECT is(corebank.core_transfer((SELECT r FROM req), pg_temp.operator()), (SELECT r FROM first),
+          'a repeat after the reversal answers the first response, as posted');
 
 -- Two faults: the first one 1.7 named.
 SELECT throws_ok($$SELECT corebank.core_transfer('{"amountMinor": "x", "fromAccountId": "bad"}', pg_temp.operator())$$,

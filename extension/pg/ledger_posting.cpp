@@ -156,11 +156,17 @@ constexpr const char claim_sql[] =
     "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
 
 constexpr const char stored_sql[] =
-    "SELECT k.request_hash, k.response FROM corebank.idempotency_keys k WHERE k.scope = $1 AND k.key = $2";
+    "SELECT k.request_hash, k.response, k.transaction_id::text FROM corebank.idempotency_keys k "
+    "WHERE k.scope = $1 AND k.key = $2";
 
 constexpr const char store_sql[] =
     "UPDATE corebank.idempotency_keys k SET transaction_id = $3::uuid, response = $4::jsonb "
     "WHERE k.scope = $1 AND k.key = $2 RETURNING k.response";
+
+// A posting answered POSTED at once: its transaction only, no copy of the
+// answer (a replay renders the transaction as posted).
+constexpr const char record_posted_sql[] =
+    "UPDATE corebank.idempotency_keys k SET transaction_id = $3::uuid WHERE k.scope = $1 AND k.key = $2";
 
 /*---- helpers ----*/
 
@@ -664,13 +670,31 @@ Claim idempotency_claim(const char* scope, const std::string& key, const std::st
     }
     Claim claim;
     claim.replay = true;
-    claim.response = spi::get_required_jsonb_for_return(0, 2);  // the key and its response commit together
+    const std::optional<std::string> posted_id = spi::get_text(0, 3);
+    if (spi::get_text(0, 2)) {
+        claim.response = spi::get_required_jsonb_for_return(0, 2);  // the key and its response commit together
+        return claim;
+    }
+    // No copy kept: the key's posting was answered POSTED at once (the key,
+    // its transaction and the transaction's rows commit together).
+    CB_CHECK(posted_id.has_value());
+    bool found = false;
+    claim.response = render::transaction_response_as_posted(*posted_id, &found);
+    CB_CHECK(found);
     return claim;
 }
 
 Datum idempotency_complete(const char* scope, const std::string& key, const std::string& transaction_id) {
     // The one renderer of a posting's response (pg/transaction_render.hpp).
     return idempotency_store(scope, key, transaction_id, render_transaction(transaction_id));
+}
+
+Datum idempotency_record_posted(const char* scope, const std::string& key, const std::string& transaction_id,
+                                Datum response) {
+    const std::uint64_t rows = spi::execute(
+        record_posted_sql, {spi::Arg::text(scope), spi::Arg::text(key), spi::Arg::text(transaction_id)});
+    CB_CHECK(rows == 1);  // claimed earlier in this transaction
+    return response;
 }
 
 Datum idempotency_store(const char* scope, const std::string& key, const std::string& transaction_id,

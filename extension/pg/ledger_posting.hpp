@@ -184,7 +184,8 @@ Datum render_transaction(const std::string& transaction_id);
 // Idempotency (table idempotency_keys). claim() inserts the key or, when it
 // exists (waiting for a concurrent holder to commit), compares the request
 // hash: the same request answers *replay with the stored response (a Datum
-// for returning), another request is CB409. complete() stores the rendered
+// for returning; for a key stored without one, the transaction rendered as
+// posted), another request is CB409. complete() stores the rendered
 // transaction as the key's response and returns it.
 struct Claim {
     bool replay = false;
@@ -197,5 +198,11 @@ Datum idempotency_complete(const char* scope, const std::string& key, const std:
 // rendering it again, and returns the stored copy.
 Datum idempotency_store(const char* scope, const std::string& key, const std::string& transaction_id,
                         Datum response);
+// For a posting answered POSTED at once (`response`, its rendered answer):
+// records the key's transaction and no copy of the answer, which is 1.5 KB
+// of row and WAL per posting; a replay renders the transaction as posted
+// (render::transaction_response_as_posted), the same answer. Returns `response`.
+Datum idempotency_record_posted(const char* scope, const std::string& key, const std::string& transaction_id,
+                                Datum response);
 
 }  // namespace corebank::pg::posting

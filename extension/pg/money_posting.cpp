@@ -442,8 +442,9 @@ Datum run(Operation operation, const JsonbArgument& request, const std::optional
     const std::string transaction_id = post_operation(operation, members, *actor_id, true);
     const Datum response = posting::render_transaction(transaction_id);
     if (!key) return response;
-    // Stored as rendered, and answered from the stored copy: a replay reads the same bytes.
-    return posting::idempotency_store(idempotency_scope, *key, transaction_id, response);
+    // Money postings are POSTED at once: the key keeps the transaction, and a
+    // replay renders it as posted, this same answer.
+    return posting::idempotency_record_posted(idempotency_scope, *key, transaction_id, response);
 }
 
 std::string request_branch(const JsonbArgument& request, const std::optional<std::string>& actor_id,

@@ -50,16 +50,18 @@ constexpr const char release_keys_sql[] =
     "DELETE FROM corebank.idempotency_keys k WHERE k.scope = $1 AND k.key = ANY ($2::text[]) "
     "AND k.transaction_id IS NULL";
 
-// The responses of the posted keyed requests, stored as the single path
-// stores one. Written as an upsert whose rows all exist (claimed by this
-// call): ON CONFLICT finds each row through the primary key whatever plan the
-// statement gets, where an UPDATE joined to the arrays was planned as a scan
-// of every key of the scope (a cost that grew with the table).
-constexpr const char store_responses_sql[] =
-    "INSERT INTO corebank.idempotency_keys AS k (scope, key, request_hash, transaction_id, response) "
-    "SELECT $1, s.key, decode(s.hash, 'hex'), s.id::uuid, s.response::jsonb "
-    "FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS s(key, hash, id, response) ORDER BY s.key "
-    "ON CONFLICT (scope, key) DO UPDATE SET transaction_id = excluded.transaction_id, response = excluded.response "
+// The transactions of the posted keyed requests, recorded as the single path
+// records one (posting::idempotency_record_posted): no copy of the answer,
+// which a replay renders from the transaction as posted. Written as an upsert
+// whose rows all exist (claimed by this call): ON CONFLICT finds each row
+// through the primary key whatever plan the statement gets, where an UPDATE
+// joined to the arrays was planned as a scan of every key of the scope (a
+// cost that grew with the table).
+constexpr const char record_posted_sql[] =
+    "INSERT INTO corebank.idempotency_keys AS k (scope, key, request_hash, transaction_id) "
+    "SELECT $1, s.key, decode(s.hash, 'hex'), s.id::uuid "
+    "FROM unnest($2::text[], $3::text[], $4::text[]) AS s(key, hash, id) ORDER BY s.key "
+    "ON CONFLICT (scope, key) DO UPDATE SET transaction_id = excluded.transaction_id "
     "WHERE k.transaction_id IS NULL AND k.request_hash = excluded.request_hash";
 
 // One request of the group as the single path reads it: its members, or why
@@ -198,23 +200,21 @@ std::map<std::string, std::optional<std::string>> actor_branches(const std::vect
     return branches;
 }
 
-// Stores each keyed posted request's response under its key (claimed by this call).
-void store_responses(const std::vector<Request>& requests) {
-    std::vector<std::string> keys, hashes, ids, stored;
+// Records each keyed posted request's transaction under its key (claimed by this call).
+void record_posted(const std::vector<Request>& requests) {
+    std::vector<std::string> keys, hashes, ids;
     for (const Request& r : requests) {
         if (!r.posted || !r.key) continue;
         CB_CHECK(r.claimed);
         keys.push_back(*r.key);
         hashes.push_back(core::hex_encode(r.request_hash));
         ids.push_back(r.posted->header.id);
-        stored.push_back(r.response);
     }
     if (keys.empty()) return;
     const std::size_t count = keys.size();
     const std::uint64_t rows = spi::execute_generic(
-        store_responses_sql,
-        {spi::Arg::text(idempotency_scope), spi::Arg::text_column(std::move(keys)), spi::Arg::text_column(std::move(hashes)),
-         spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(stored))});
+        record_posted_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(std::move(keys)),
+                            spi::Arg::text_column(std::move(hashes)), spi::Arg::text_column(std::move(ids))});
     // Every key was claimed by this call with this hash, so every row takes
     // the update; a row left out (another hash, already completed) is an
     // internal error that rolls the group back.
@@ -362,7 +362,7 @@ std::string run(const JsonbArgument& requests_json, const std::vector<std::optio
     }
 
     // Stored under each key in one statement: a replay of a key answers these same bytes.
-    store_responses(requests);
+    record_posted(requests);
 
     std::string answers = "[";
     for (std::size_t index = 0; index < count; ++index) {

@@ -445,6 +445,21 @@ Datum transaction_response(const std::string& transaction_id, bool* found) {
     return tokens.to_jsonb_for_return();
 }
 
+Datum transaction_response_as_posted(const std::string& transaction_id, bool* found) {
+    CB_CHECK(found != nullptr);
+    const std::uint64_t rows = spi::execute_generic(render_sql, {spi::Arg::text(transaction_id)});
+    *found = rows > 0;
+    if (!*found) return static_cast<Datum>(0);
+    TransactionView view = view_of_rows(rows);
+    spi::free_result();
+    CB_CHECK(view.status == "POSTED" || view.status == "REVERSED");
+    view.status = "POSTED";
+    view.reversed_by_id.reset();
+    JsonbTokens tokens;
+    render_view(view, &tokens);
+    return tokens.to_jsonb_for_return();
+}
+
 std::string iso_utc(std::int64_t microseconds_since_epoch) {
     CB_CHECK(microseconds_since_epoch >= 0);
     const std::time_t seconds = static_cast<std::time_t>(microseconds_since_epoch / 1000000);

@@ -80,4 +80,13 @@ Datum transaction_response_of(const TransactionView& view);
 // spi::connect() and spi::finish().
 Datum transaction_response(const std::string& transaction_id, bool* found);
 
+// The TransactionResponse of a transaction as it was when it was posted:
+// status POSTED and no reversal, whatever happened to it since (a reversal
+// changes only those two members of its row). A posting answered POSTED at
+// once keeps no copy of its answer under its idempotency key; a replay of the
+// key answers this, which is that answer (pgTAP money_engine.sql). 0 with
+// *found = false when no such transaction exists; the transaction must have
+// been posted (CB_CHECK).
+Datum transaction_response_as_posted(const std::string& transaction_id, bool* found);
+
 }  // namespace corebank::pg::render
