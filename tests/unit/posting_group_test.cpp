@@ -310,6 +310,90 @@ TEST(PostingGroup, ALeaderGathersFollowersOnlyWhenAnotherLaneIsBusy) {
     EXPECT_EQ(fake.groups[0], names(1, 2));
 }
 
+// Right after a group of two or more was answered, a leader that finds no
+// lane busy gathers too (its clients' next requests are on their way): here
+// r5 joins r4's group. A client posting alone, one request after another,
+// forms no group and is never held. load_memory is long here (10 s) so that
+// the test does not race it.
+TEST(PostingGroup, ALeaderGathersRightAfterAGroupButALoneClientIsNeverHeld) {
+    using std::chrono::milliseconds;
+    FakeDatabase fake;
+    cb::PostingGroup group(1, fake.calls(), cb::PostingGroup::gather_window_max, std::chrono::seconds(10));
+    Db db("", {});
+    for (int n = 0; n < 2; ++n) {
+        const auto started = std::chrono::steady_clock::now();
+        EXPECT_EQ(group.post(db, cb::PostingRequest{"alone" + std::to_string(n), "actor"}),
+                  "single:alone" + std::to_string(n));
+        EXPECT_LT(std::chrono::steady_clock::now() - started, milliseconds(40)) << "a lone client was held";
+    }
+    // A group: x holds the lane at the gate, r2 and r3 queue and post together.
+    fake.gate = std::make_shared<Gate>(false);
+    std::vector<std::unique_ptr<Client>> clients;
+    clients.push_back(std::make_unique<Client>(group, "x"));
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
+    queue_clients(group, clients, 2, 3);
+    fake.gate->open();
+    for (auto& client : clients) EXPECT_EQ(client->answer().thrown, "");
+    ASSERT_EQ(fake.groups.size(), 1u);
+    EXPECT_EQ(fake.groups[0], names(2, 3));
+    // The lane is free and nothing is in flight, but a group was just
+    // answered: r4 gathers, and r5 joins its group.
+    clients.push_back(std::make_unique<Client>(group, "r4"));
+    ASSERT_TRUE(eventually([&] { return group.in_flight() == 1; }));
+    queue_clients(group, clients, 5, 5);
+    EXPECT_EQ(clients[3]->answer().text.value_or(""), "posted:r4");
+    EXPECT_EQ(clients[4]->answer().text.value_or(""), "posted:r5");
+    ASSERT_EQ(fake.groups.size(), 2u);
+    EXPECT_EQ(fake.groups[1], names(4, 5));
+}
+
+// While a leader gathers, a new request joins its group even when a lane is
+// free (taking that lane, it would post alone when its own window ended).
+TEST(PostingGroup, ARequestJoinsAGatheringLeaderRatherThanTakingAFreeLane) {
+    FakeDatabase fake;
+    fake.gate = std::make_shared<Gate>(false);
+    cb::PostingGroup group(3, fake.calls(), cb::PostingGroup::gather_window_max);
+    std::vector<std::unique_ptr<Client>> clients;
+    clients.push_back(std::make_unique<Client>(group, "x"));
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
+    clients.push_back(std::make_unique<Client>(group, "r1"));  // another lane busy: gathers
+    ASSERT_TRUE(eventually([&] { return group.in_flight() == 2; }));
+    clients.push_back(std::make_unique<Client>(group, "r2"));
+    ASSERT_TRUE(eventually([&] { return group.waiting() == 1u; })) << "r2 took the free third lane";
+    EXPECT_EQ(group.in_flight(), 2);
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 2; }));  // r1's window ended: its group call
+    fake.gate->open();
+    EXPECT_EQ(clients[0]->answer().text.value_or(""), "single:x");
+    EXPECT_EQ(clients[1]->answer().text.value_or(""), "posted:r1");
+    EXPECT_EQ(clients[2]->answer().text.value_or(""), "posted:r2");
+    ASSERT_EQ(fake.groups.size(), 1u);
+    EXPECT_EQ(fake.groups[0], names(1, 2));
+    EXPECT_EQ(group.in_flight(), 0);
+}
+
+// A leader that finishes while another gathers frees its lane instead of
+// handing it to the queue: what queued is the gathering leader's group.
+TEST(PostingGroup, AFinishingLeaderLeavesTheQueueToAGatheringOne) {
+    FakeDatabase fake;
+    fake.gate = std::make_shared<Gate>(false);
+    cb::PostingGroup group(2, fake.calls(), cb::PostingGroup::gather_window_max);
+    std::vector<std::unique_ptr<Client>> clients;
+    clients.push_back(std::make_unique<Client>(group, "x"));
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
+    clients.push_back(std::make_unique<Client>(group, "r1"));  // gathers for 50 ms
+    ASSERT_TRUE(eventually([&] { return group.in_flight() == 2; }));
+    clients.push_back(std::make_unique<Client>(group, "r2"));
+    ASSERT_TRUE(eventually([&] { return group.waiting() == 1u; }));
+    fake.gate->open();  // x finishes inside r1's window
+    EXPECT_EQ(clients[0]->answer().text.value_or(""), "single:x");
+    EXPECT_EQ(clients[1]->answer().text.value_or(""), "posted:r1");
+    EXPECT_EQ(clients[2]->answer().text.value_or(""), "posted:r2");
+    ASSERT_EQ(fake.groups.size(), 1u);
+    EXPECT_EQ(fake.groups[0], names(1, 2));
+    EXPECT_EQ(group.in_flight(), 0);
+    EXPECT_EQ(group.waiting(), 0u);
+}
+
 TEST(PostingGroup, TheOldestWaitingLeadsAndTakesTheQueueInOrder) {
     FakeDatabase fake;
     fake.gate = std::make_shared<Gate>(false);

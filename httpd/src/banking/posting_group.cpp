@@ -44,9 +44,11 @@ struct PostingGroup::Member {
     std::condition_variable wake;
 };
 
-PostingGroup::PostingGroup(int lanes, PostingGroupCalls calls, std::chrono::microseconds gather_window)
-    : lanes_(lanes), calls_(std::move(calls)), gather_window_(gather_window) {
+PostingGroup::PostingGroup(int lanes, PostingGroupCalls calls, std::chrono::microseconds gather_window,
+                           std::chrono::microseconds load_memory)
+    : lanes_(lanes), calls_(std::move(calls)), gather_window_(gather_window), load_memory_(load_memory) {
     assert(gather_window_.count() >= 0 && gather_window_ <= gather_window_max);
+    assert(load_memory_.count() >= 0);
     assert(lanes_ >= lanes_min);
     assert(lanes_ <= lanes_max);
     assert(calls_.single && calls_.group);
@@ -67,13 +69,19 @@ std::optional<std::string> PostingGroup::post(Db& db, PostingRequest request) {
     bool gather = false;
     {
         std::unique_lock<std::mutex> lock(mutex_);
-        if (in_flight_ < lanes_) {
+        // While a leader gathers, what arrives joins its group rather than
+        // taking another lane (it would post alone when its own window ends).
+        if (in_flight_ < lanes_ && gathering_ == 0) {
             // A lane is free only when nobody waits: a finishing leader hands
             // its lane to the oldest waiting request instead of freeing it.
             assert(queue_.empty());
-            // Under load (another lane busy), the requests behind this one
-            // are on their way: wait for them (see gather_window_default).
-            gather = in_flight_ > 0 && gather_window_.count() > 0;
+            // Under load (another lane busy, or a group just answered), the
+            // requests behind this one are on their way: wait for them (see
+            // gather_window_default and load_memory_default).
+            const bool under_load =
+                in_flight_ > 0 || std::chrono::steady_clock::now() - last_group_finished_ < load_memory_;
+            gather = under_load && gather_window_.count() > 0;
+            if (gather) ++gathering_;
             ++in_flight_;
             self.state = Member::State::leader;
         } else {
@@ -88,24 +96,28 @@ std::optional<std::string> PostingGroup::post(Db& db, PostingRequest request) {
     if (self.state == Member::State::leader) {
         // The lane is taken, so what arrives meanwhile queues for this group.
         if (gather) std::this_thread::sleep_for(gather_window_);
-        lead(db, self);
+        lead(db, self, gather);
     }
     assert(self.state == Member::State::decided);
     return answer(db, self);
 }
 
-void PostingGroup::lead(Db& db, Member& self) {
-    const std::vector<Member*> members = take_group(self);
+void PostingGroup::lead(Db& db, Member& self, bool gathered) {
+    const std::vector<Member*> members = take_group(self, gathered);
     run_group(db, members);
     finish_group(members);
 }
 
-std::vector<PostingGroup::Member*> PostingGroup::take_group(Member& self) {
+std::vector<PostingGroup::Member*> PostingGroup::take_group(Member& self, bool gathered) {
     std::vector<Member*> members;
     members.reserve(group_size_max);
     members.push_back(&self);
     std::lock_guard<std::mutex> lock(mutex_);
     assert(self.state == Member::State::leader);
+    if (gathered) {
+        assert(gathering_ >= 1);
+        --gathering_;
+    }
     while (!queue_.empty() && members.size() < group_size_max) {
         Member* member = queue_.front();
         queue_.pop_front();
@@ -114,6 +126,16 @@ std::vector<PostingGroup::Member*> PostingGroup::take_group(Member& self) {
         members.push_back(member);
     }
     assert(members.size() <= group_size_max);
+    // What queued behind this gathering leader beyond a full group leads a
+    // free lane now: a lane is never free while requests wait.
+    if (!queue_.empty() && in_flight_ < lanes_ && gathering_ == 0) {
+        Member* next = queue_.front();
+        queue_.pop_front();
+        assert(next->state == Member::State::queued);
+        next->state = Member::State::leader;
+        ++in_flight_;
+        next->wake.notify_one();
+    }
     return members;
 }
 
@@ -179,9 +201,13 @@ void PostingGroup::run_group(Db& db, const std::vector<Member*>& members) {
 }
 
 void PostingGroup::finish_group(const std::vector<Member*>& members) {
+    const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(mutex_);
+    if (members.size() >= 2) last_group_finished_ = now;
     assert(in_flight_ >= 1 && in_flight_ <= lanes_);
-    if (queue_.empty()) {
+    // While a leader gathers, the queue is its group: the lane is freed, and
+    // what the gathering leader leaves behind leads it (take_group).
+    if (queue_.empty() || gathering_ > 0) {
         --in_flight_;
     } else {
         // The lane passes to the oldest waiting request; it leaves the queue

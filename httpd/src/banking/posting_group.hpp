@@ -14,9 +14,12 @@
 // it a closed loop of clients split in two: the answers of a group of six
 // reach their clients together, the first new request found the lane free and
 // posted alone, the five behind it queued (measured: 26 % of the transfers
-// posted as groups of one, the dearest kind, at 8 clients). A request that
-// finds no other lane busy leads at once, so a request alone costs what it
-// costs today.
+// posted as groups of one, the dearest kind, at 8 clients). It gathers too
+// when a group of two or more was answered less than load_memory ago (its
+// clients are about to send again). Only one leader gathers at a time: what
+// arrives meanwhile joins its queue even if a lane is free. A request that
+// finds no lane busy and no group just answered leads at once, so a request
+// alone costs what it costs today.
 //
 // Nothing is kept between groups: a group lives on the stacks of its members'
 // threads, so any number of tier processes still serve one database, and a
@@ -94,9 +97,17 @@ public:
     // longer than this for a group to fill.
     static constexpr std::chrono::microseconds gather_window_default{300};
     static constexpr std::chrono::microseconds gather_window_max{50000};
+    // A leader that finds no lane busy gathers too when a group of two or
+    // more finished this recently: its members' clients are about to send
+    // their next requests (under a closed loop of clients, the first of them
+    // otherwise posted alone, the dearest kind, and the rest formed the next
+    // group behind it). A client posting one request after another alone
+    // never forms a group, so it is never held.
+    static constexpr std::chrono::microseconds load_memory_default{1000};
 
     PostingGroup(int lanes, PostingGroupCalls calls,
-                 std::chrono::microseconds gather_window = gather_window_default);
+                 std::chrono::microseconds gather_window = gather_window_default,
+                 std::chrono::microseconds load_memory = load_memory_default);
     PostingGroup(const PostingGroup&) = delete;
     PostingGroup& operator=(const PostingGroup&) = delete;
 
@@ -114,8 +125,9 @@ public:
 private:
     struct Member;
 
-    void lead(Db& db, Member& self);
-    std::vector<Member*> take_group(Member& self);
+    // gathered: the leader waited gather_window (it counted in gathering_).
+    void lead(Db& db, Member& self, bool gathered);
+    std::vector<Member*> take_group(Member& self, bool gathered);
     void run_group(Db& db, const std::vector<Member*>& members);
     void finish_group(const std::vector<Member*>& members);
     std::optional<std::string> answer(Db& db, Member& self);
@@ -123,10 +135,14 @@ private:
     const int lanes_;
     const PostingGroupCalls calls_;
     const std::chrono::microseconds gather_window_;
+    const std::chrono::microseconds load_memory_;
 
     mutable std::mutex mutex_;
     std::deque<Member*> queue_;  // oldest first
     int in_flight_ = 0;          // lanes taken: 0..lanes_
+    int gathering_ = 0;          // leaders in their gather window: 0..lanes_
+    // When the last group of two or more finished (steady clock).
+    std::chrono::steady_clock::time_point last_group_finished_{};
 };
 
 // The group function's answer, one row per request (status, response text,
