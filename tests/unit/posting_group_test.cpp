@@ -347,6 +347,30 @@ TEST(PostingGroup, ALeaderGathersRightAfterAGroupButALoneClientIsNeverHeld) {
     EXPECT_EQ(fake.groups[1], names(4, 5));
 }
 
+// The start of the two tests below: x holds a lane at the closed gate, r1
+// takes another and gathers (another lane is busy), r2 arrives and queues.
+static void hold_x_while_r1_gathers_and_r2_queues(cb::PostingGroup& group, FakeDatabase& fake,
+                                                  std::vector<std::unique_ptr<Client>>& clients) {
+    clients.push_back(std::make_unique<Client>(group, "x"));
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
+    clients.push_back(std::make_unique<Client>(group, "r1"));
+    ASSERT_TRUE(eventually([&] { return group.in_flight() == 2; }));
+    clients.push_back(std::make_unique<Client>(group, "r2"));
+    ASSERT_TRUE(eventually([&] { return group.waiting() == 1u; })) << "r2 did not queue behind r1";
+}
+
+// ... and their end: x posted alone, r1 and r2 as one group.
+static void expect_x_alone_and_r1_r2_together(cb::PostingGroup& group, FakeDatabase& fake,
+                                              std::vector<std::unique_ptr<Client>>& clients) {
+    EXPECT_EQ(clients[0]->answer().text.value_or(""), "single:x");
+    EXPECT_EQ(clients[1]->answer().text.value_or(""), "posted:r1");
+    EXPECT_EQ(clients[2]->answer().text.value_or(""), "posted:r2");
+    ASSERT_EQ(fake.groups.size(), 1u);
+    EXPECT_EQ(fake.groups[0], names(1, 2));
+    EXPECT_EQ(group.in_flight(), 0);
+    EXPECT_EQ(group.waiting(), 0u);
+}
+
 // While a leader gathers, a new request joins its group even when a lane is
 // free (taking that lane, it would post alone when its own window ended).
 TEST(PostingGroup, ARequestJoinsAGatheringLeaderRatherThanTakingAFreeLane) {
@@ -354,21 +378,11 @@ TEST(PostingGroup, ARequestJoinsAGatheringLeaderRatherThanTakingAFreeLane) {
     fake.gate = std::make_shared<Gate>(false);
     cb::PostingGroup group(3, fake.calls(), cb::PostingGroup::gather_window_max);
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "x"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    clients.push_back(std::make_unique<Client>(group, "r1"));  // another lane busy: gathers
-    ASSERT_TRUE(eventually([&] { return group.in_flight() == 2; }));
-    clients.push_back(std::make_unique<Client>(group, "r2"));
-    ASSERT_TRUE(eventually([&] { return group.waiting() == 1u; })) << "r2 took the free third lane";
-    EXPECT_EQ(group.in_flight(), 2);
+    ASSERT_NO_FATAL_FAILURE(hold_x_while_r1_gathers_and_r2_queues(group, fake, clients));
+    EXPECT_EQ(group.in_flight(), 2) << "r2 took the free third lane";
     ASSERT_TRUE(eventually([&] { return fake.in_flight() == 2; }));  // r1's window ended: its group call
     fake.gate->open();
-    EXPECT_EQ(clients[0]->answer().text.value_or(""), "single:x");
-    EXPECT_EQ(clients[1]->answer().text.value_or(""), "posted:r1");
-    EXPECT_EQ(clients[2]->answer().text.value_or(""), "posted:r2");
-    ASSERT_EQ(fake.groups.size(), 1u);
-    EXPECT_EQ(fake.groups[0], names(1, 2));
-    EXPECT_EQ(group.in_flight(), 0);
+    expect_x_alone_and_r1_r2_together(group, fake, clients);
 }
 
 // A leader that finishes while another gathers frees its lane instead of
@@ -378,20 +392,9 @@ TEST(PostingGroup, AFinishingLeaderLeavesTheQueueToAGatheringOne) {
     fake.gate = std::make_shared<Gate>(false);
     cb::PostingGroup group(2, fake.calls(), cb::PostingGroup::gather_window_max);
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "x"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    clients.push_back(std::make_unique<Client>(group, "r1"));  // gathers for 50 ms
-    ASSERT_TRUE(eventually([&] { return group.in_flight() == 2; }));
-    clients.push_back(std::make_unique<Client>(group, "r2"));
-    ASSERT_TRUE(eventually([&] { return group.waiting() == 1u; }));
+    ASSERT_NO_FATAL_FAILURE(hold_x_while_r1_gathers_and_r2_queues(group, fake, clients));
     fake.gate->open();  // x finishes inside r1's window
-    EXPECT_EQ(clients[0]->answer().text.value_or(""), "single:x");
-    EXPECT_EQ(clients[1]->answer().text.value_or(""), "posted:r1");
-    EXPECT_EQ(clients[2]->answer().text.value_or(""), "posted:r2");
-    ASSERT_EQ(fake.groups.size(), 1u);
-    EXPECT_EQ(fake.groups[0], names(1, 2));
-    EXPECT_EQ(group.in_flight(), 0);
-    EXPECT_EQ(group.waiting(), 0u);
+    expect_x_alone_and_r1_r2_together(group, fake, clients);
 }
 
 TEST(PostingGroup, TheOldestWaitingLeadsAndTakesTheQueueInOrder) {
