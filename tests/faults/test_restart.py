@@ -6,7 +6,8 @@ Before the fix, after a kill -9 of the postmaster while corebankd lived,
 PostgreSQL down, so every request stayed 503.
 
 Method: the script runs as a user would, from a checkout of its own under
-FAULT_TMP (a copy of `corebank` and `corebank.conf`), whose var/pg and var/run
+FAULT_TMP (a copy of `corebank`, the cluster settings it sources,
+`deploy/cluster-settings.sh`, and `corebank.conf`), whose var/pg and var/run
 are symlinks to the fault cluster's data and socket directories and whose
 COREBANK_PG_PORT is that cluster's port, so that the script's embedded
 cluster is the fault cluster. That checkout has no sources, so corebankd is
@@ -49,6 +50,8 @@ class RestartTest(unittest.TestCase):
         shutil.rmtree(cls.root, ignore_errors=True)
         os.makedirs(os.path.join(cls.root, "var"))
         shutil.copy2(os.path.join(F.ROOT, "corebank"), cls.root)
+        os.makedirs(os.path.join(cls.root, "deploy"))
+        shutil.copy2(os.path.join(F.ROOT, "deploy", "cluster-settings.sh"), os.path.join(cls.root, "deploy"))
         shutil.copy2(F.CONF, os.path.join(cls.root, "corebank.conf"))
         os.symlink(F.PG_DATA, os.path.join(cls.root, "var", "pg"))
         os.symlink(F.PG_SOCK, os.path.join(cls.root, "var", "run"))

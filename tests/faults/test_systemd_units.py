@@ -143,10 +143,11 @@ class SystemdUnitsTest(unittest.TestCase):
                 if line:
                     key, _, value = line.partition("=")
                     conf[key.strip()] = value.strip().strip("'")
-        with open(os.path.join(ROOT, "corebank")) as f:
+        # ./corebank and the benchmarks source the embedded cluster's settings from here.
+        with open(os.path.join(ROOT, "deploy", "cluster-settings.sh")) as f:
             script = f.read()
         audit = re.search(r'^readonly PG_AUDIT_SETTINGS="(.*?)"$', script, re.M | re.S)
-        self.assertIsNotNone(audit, "PG_AUDIT_SETTINGS not found in ./corebank")
+        self.assertIsNotNone(audit, "PG_AUDIT_SETTINGS not found in deploy/cluster-settings.sh")
         embedded = {key: value.strip("'") for key, value in
                     re.findall(r"-c ([a-z_.]+)=('[^']*'|\S+)", audit.group(1).replace("\\\n", " "))}
         self.assertTrue(embedded, audit.group(1))
