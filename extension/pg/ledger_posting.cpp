@@ -670,11 +670,12 @@ Claim idempotency_claim(const char* scope, const std::string& key, const std::st
     }
     Claim claim;
     claim.replay = true;
-    const std::optional<std::string> posted_id = spi::get_text(0, 3);
-    if (spi::get_text(0, 2)) {
+    const bool copy_kept = spi::get_text(0, 2).has_value();
+    if (copy_kept) {
         claim.response = spi::get_required_jsonb_for_return(0, 2);  // the key and its response commit together
         return claim;
     }
+    const std::optional<std::string> posted_id = spi::get_text(0, 3);
     // No copy kept: the key's posting was answered POSTED at once (the key,
     // its transaction and the transaction's rows commit together).
     CB_CHECK(posted_id.has_value());

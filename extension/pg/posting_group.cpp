@@ -361,7 +361,7 @@ std::string run(const JsonbArgument& requests_json, const std::vector<std::optio
         CB_CHECK(deleted == released.size());
     }
 
-    // Stored under each key in one statement: a replay of a key answers these same bytes.
+    // Recorded under each key in one statement: a replay of a key renders these same bytes.
     record_posted(requests);
 
     std::string answers = "[";

@@ -431,33 +431,33 @@ TransactionView view_of_rows(std::uint64_t rows) {
 }
 
 
+// The transaction as the render statement reads it, or nullopt.
+std::optional<TransactionView> read_view(const std::string& transaction_id) {
+    const std::uint64_t rows = spi::execute_generic(render_sql, {spi::Arg::text(transaction_id)});
+    if (rows == 0) return std::nullopt;
+    TransactionView view = view_of_rows(rows);
+    spi::free_result();
+    return view;
+}
+
 }  // namespace
 
 Datum transaction_response(const std::string& transaction_id, bool* found) {
     CB_CHECK(found != nullptr);
-    const std::uint64_t rows = spi::execute_generic(render_sql, {spi::Arg::text(transaction_id)});
-    *found = rows > 0;
-    if (!*found) return static_cast<Datum>(0);
-    const TransactionView view = view_of_rows(rows);
-    spi::free_result();
-    JsonbTokens tokens;
-    render_view(view, &tokens);
-    return tokens.to_jsonb_for_return();
+    const std::optional<TransactionView> view = read_view(transaction_id);
+    *found = view.has_value();
+    return *found ? transaction_response_of(*view) : static_cast<Datum>(0);
 }
 
 Datum transaction_response_as_posted(const std::string& transaction_id, bool* found) {
     CB_CHECK(found != nullptr);
-    const std::uint64_t rows = spi::execute_generic(render_sql, {spi::Arg::text(transaction_id)});
-    *found = rows > 0;
+    std::optional<TransactionView> view = read_view(transaction_id);
+    *found = view.has_value();
     if (!*found) return static_cast<Datum>(0);
-    TransactionView view = view_of_rows(rows);
-    spi::free_result();
-    CB_CHECK(view.status == "POSTED" || view.status == "REVERSED");
-    view.status = "POSTED";
-    view.reversed_by_id.reset();
-    JsonbTokens tokens;
-    render_view(view, &tokens);
-    return tokens.to_jsonb_for_return();
+    CB_CHECK(view->status == "POSTED" || view->status == "REVERSED");
+    view->status = "POSTED";
+    view->reversed_by_id.reset();
+    return transaction_response_of(*view);
 }
 
 std::string iso_utc(std::int64_t microseconds_since_epoch) {

@@ -129,12 +129,8 @@ std::vector<PostingGroup::Member*> PostingGroup::take_group(Member& self, bool g
     // What queued behind this gathering leader beyond a full group leads a
     // free lane now: a lane is never free while requests wait.
     if (!queue_.empty() && in_flight_ < lanes_ && gathering_ == 0) {
-        Member* next = queue_.front();
-        queue_.pop_front();
-        assert(next->state == Member::State::queued);
-        next->state = Member::State::leader;
         ++in_flight_;
-        next->wake.notify_one();
+        promote_oldest();
     }
     return members;
 }
@@ -200,6 +196,16 @@ void PostingGroup::run_group(Db& db, const std::vector<Member*>& members) {
     }
 }
 
+void PostingGroup::promote_oldest() {
+    assert(!queue_.empty());
+    // It leaves the queue now, so that no other finishing leader promotes it too.
+    Member* next = queue_.front();
+    queue_.pop_front();
+    assert(next->state == Member::State::queued);
+    next->state = Member::State::leader;
+    next->wake.notify_one();
+}
+
 void PostingGroup::finish_group(const std::vector<Member*>& members) {
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(mutex_);
@@ -210,13 +216,7 @@ void PostingGroup::finish_group(const std::vector<Member*>& members) {
     if (queue_.empty() || gathering_ > 0) {
         --in_flight_;
     } else {
-        // The lane passes to the oldest waiting request; it leaves the queue
-        // now so that no other finishing leader promotes it too.
-        Member* next = queue_.front();
-        queue_.pop_front();
-        assert(next->state == Member::State::queued);
-        next->state = Member::State::leader;
-        next->wake.notify_one();
+        promote_oldest();  // the lane passes to it
     }
     for (Member* member : members) {
         assert(member->outcome != Member::Outcome::none);

@@ -129,6 +129,8 @@ private:
     void lead(Db& db, Member& self, bool gathered);
     std::vector<Member*> take_group(Member& self, bool gathered);
     void run_group(Db& db, const std::vector<Member*>& members);
+    // The oldest waiting request becomes a leader of a lane taken for it. Call with mutex_ held.
+    void promote_oldest();
     void finish_group(const std::vector<Member*>& members);
     std::optional<std::string> answer(Db& db, Member& self);
 
