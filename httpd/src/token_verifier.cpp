@@ -34,9 +34,14 @@ void TokenVerifier::load_jwks(const nlohmann::json& jwks) {
         }
     }
     std::unique_lock<std::shared_mutex> lock(mutex_);
+    // The same document again (a reload for an unknown kid) keeps what was
+    // verified; any other forgets it, so a removed key's tokens fail at once.
+    if (jwks != jwks_) {
+        verified_.clear();
+        ++key_generation_;
+    }
     keys_ = std::move(keys);
     jwks_ = jwks;
-    verified_.clear();
 }
 
 void TokenVerifier::refresh(Db& db) {
@@ -70,6 +75,7 @@ std::shared_ptr<const core::RsaPublicKey> TokenVerifier::key_for(const std::stri
 
 std::optional<VerifiedToken> TokenVerifier::verify(const std::string& token, Db* db, std::int64_t now_unix) {
     std::string digest = core::sha256(token);
+    std::uint64_t generation = 0;
     {
         std::shared_lock<std::shared_mutex> lock(mutex_);
         const auto it = verified_.find(digest);
@@ -78,12 +84,13 @@ std::optional<VerifiedToken> TokenVerifier::verify(const std::string& token, Db*
             lock.unlock();
             return check_clock(*known, now_unix);
         }
+        generation = key_generation_;
     }
     std::optional<Verified> verified = verify_signed(token, db);
     if (!verified) return std::nullopt;
     std::optional<VerifiedToken> out = check_clock(*verified, now_unix);
     // Only a token valid now is worth keeping: an expired one never will be again.
-    if (out) remember(std::move(digest), std::move(*verified), now_unix);
+    if (out) remember(std::move(digest), std::move(*verified), now_unix, generation);
     return out;
 }
 
@@ -137,9 +144,12 @@ std::optional<VerifiedToken> TokenVerifier::check_clock(const Verified& verified
     return verified.token;
 }
 
-void TokenVerifier::remember(std::string digest, Verified verified, std::int64_t now_unix) {
+void TokenVerifier::remember(std::string digest, Verified verified, std::int64_t now_unix, std::uint64_t generation) {
     auto entry = std::make_shared<const Verified>(std::move(verified));
     std::unique_lock<std::shared_mutex> lock(mutex_);
+    // The key set changed while this token was being verified (perhaps its
+    // key was removed): it is answered this once, but not remembered.
+    if (generation != key_generation_) return;
     if (verified_.size() >= verified_max_) {
         for (auto it = verified_.begin(); it != verified_.end();) {
             it = it->second->exp <= now_unix ? verified_.erase(it) : std::next(it);

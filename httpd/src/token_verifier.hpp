@@ -81,7 +81,8 @@ private:
     // The checks that do not depend on the clock; nullopt when one fails.
     std::optional<Verified> verify_signed(const std::string& token, Db* db);
     static std::optional<VerifiedToken> check_clock(const Verified& verified, std::int64_t now_unix);
-    void remember(std::string digest, Verified verified, std::int64_t now_unix);
+    // Keeps a verified token unless the key set changed since `generation`.
+    void remember(std::string digest, Verified verified, std::int64_t now_unix, std::uint64_t generation);
 
     std::string issuer_;
     std::size_t verified_max_;
@@ -91,6 +92,7 @@ private:
     // SHA-256 of the token -> what verified; guarded by mutex_, emptied with
     // every new key set (a removed key's tokens must be refused at once).
     std::unordered_map<std::string, std::shared_ptr<const Verified>> verified_;
+    std::uint64_t key_generation_ = 0;  // guarded by mutex_; counts key sets that differed
     std::mutex reload_mutex_;
     std::chrono::steady_clock::time_point last_reload_{};
 };

@@ -321,6 +321,18 @@ TEST_F(TokenVerifierTest, ANewKeySetForgetsRememberedTokens) {
     EXPECT_FALSE(accepts(token));
 }
 
+// Goal: loading the same key set again (a reload for an unknown kid) keeps
+// what was verified; a different one forgets it.
+TEST_F(TokenVerifierTest, TheSameKeySetAgainKeepsRememberedTokens) {
+    ASSERT_TRUE(accepts(sign(user_claims())));
+    verifier.load_jwks(jwks_of(signing_key()));
+    EXPECT_EQ(verifier.verified_count(), 1u);
+    json both = jwks_of(signing_key());
+    both["keys"].push_back(jwk_of(foreign_key()));
+    verifier.load_jwks(both);
+    EXPECT_EQ(verifier.verified_count(), 0u);
+}
+
 // Goal: the cache is bounded: when full, the expired tokens go first, and
 // when nothing has expired it starts again empty; it never holds more than
 // its bound.
