@@ -182,16 +182,38 @@ WORKERS=$(for f in "$WORK"/s*.err; do grep -q '"step": "unit"' "$f" && echo "$f"
 check "more than one session did units" "$((WORKERS > 1))" 1
 
 # The money: each target got exactly its orders' amounts times their payments.
+# When the three days cross a month end (they do when the business date, in
+# the institution's time zone, is one of the last three of its month), the
+# month-end job also charges each current account its maintenance fee; the
+# balances are then checked with those fees added back, from the journal, as
+# an administrator (below).
 WANT=$(awk '{ sum[$2] += $3 * (3 - $4) } END { for (t in sum) print t, sum[t] }' "$WORK/orders" | sort)
-HAVE=$(while read -r target; do
-           echo "$target $(q -c "SELECT corebank.core_accounts_get('$target') ->> 'balanceMinor'")"
-       done <"$WORK/targets" | sort)
-check "each target holds exactly its payments" "$HAVE" "$WANT"
+MONTH_END=$(q -c "SELECT EXISTS (SELECT FROM generate_series('$FIRST'::date, '$FIRST'::date + 2, '1 day') d
+                                 WHERE extract(day FROM d::date + 1) = 1)::text")
+if [[ $MONTH_END == false ]]; then
+    HAVE=$(while read -r target; do
+               echo "$target $(q -c "SELECT corebank.core_accounts_get('$target') ->> 'balanceMinor'")"
+           done <"$WORK/targets" | sort)
+    check "each target holds exactly its payments" "$HAVE" "$WANT"
+else
+    echo "skip - balances as corebank_app: the days cross a month end (its fees are checked below)"
+fi
 check "balances match the journal" "$(q -c "SELECT count(*) FROM corebank.ledger_check_balances()")" 0
 check "the hash chains are intact" "$(q -c "SELECT count(*) FROM corebank.ledger_verify_chain()")" 0
 
 # The tables, read as an administrator.
 if qa -c "SELECT 1" >/dev/null 2>&1; then
+    HAVE=$(while read -r target; do
+               echo "$target $(qa -c "SELECT (corebank.core_accounts_get('$target') ->> 'balanceMinor')::bigint
+                                             + coalesce(sum(e.amount_minor), 0)
+                                      FROM corebank.journal_entries e JOIN corebank.transactions t ON t.id = e.transaction_id
+                                      WHERE e.ledger_account_id = '$target' AND e.side = 'D' AND t.type = 'FEE'")"
+           done <"$WORK/targets" | sort)
+    check "each target holds exactly its payments, month-end fees added back" "$HAVE" "$WANT"
+    check "fees fall on month ends only, and only when the days cross one" \
+          "$(qa -c "SELECT count(*) FILTER (WHERE t.value_date <> (date_trunc('month', t.value_date) + interval '1 month - 1 day')::date)
+                           || ' ' || (count(*) > 0)
+                    FROM corebank.transactions t WHERE t.type = 'FEE'")" "0 $MONTH_END"
     check "one SUCCEEDED execution per order and date" \
           "$(qa -c "SELECT count(*) || ' ' || count(DISTINCT (e.standing_order_id, e.execution_date)) || ' '
                            || count(*) FILTER (WHERE e.status = 'SUCCEEDED') || ' ' || count(DISTINCT e.transaction_id)
