@@ -670,9 +670,10 @@ Claim idempotency_claim(const char* scope, const std::string& key, const std::st
     }
     Claim claim;
     claim.replay = true;
-    const bool copy_kept = spi::get_text(0, 2).has_value();
-    if (copy_kept) {
-        claim.response = spi::get_required_jsonb_for_return(0, 2);  // the key and its response commit together
+    bool no_copy = false;
+    const Datum stored = spi::get_jsonb_for_return(0, 2, &no_copy);
+    if (!no_copy) {
+        claim.response = stored;  // the key and its response commit together
         return claim;
     }
     const std::optional<std::string> posted_id = spi::get_text(0, 3);
