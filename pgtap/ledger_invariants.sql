@@ -59,11 +59,16 @@ SELECT throws_ok($$
     VALUES ((SELECT id FROM t), 9, pg_temp.gl('1000'), 'USD', 'D', 1, pg_temp.branch(), '2024-06-15', 'TEST', pg_temp.operator());
     SET CONSTRAINTS ALL IMMEDIATE$$,
     'CB422', 'transaction is not balanced in USD', 'an entry added to a posted transaction is refused at commit');
+-- The balance check is deferred again, as in every transaction that has not
+-- set it IMMEDIATE: the reference check runs at the end of the INSERT.
+SET CONSTRAINTS ALL DEFERRED;
 SELECT throws_ok($$
     INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, currency, side, amount_minor,
                                           branch_id, value_date, channel, operator_id)
     VALUES ((SELECT id FROM t), 9, pg_temp.gl('1000'), 'ZWG', 'D', 1, pg_temp.branch(), '2024-06-15', 'TEST', pg_temp.operator())$$,
-    '23503', NULL, 'an entry in another currency than its GL account is refused (foreign key)');
+    '23503', 'a journal entry refers to a GL account in its currency that does not exist',
+    'an entry in another currency than its GL account is refused (journal_references_check)');
+SET CONSTRAINTS ALL IMMEDIATE;
 
 -- Closed periods.
 SELECT lives_ok($$SELECT pg_temp.post(jsonb_build_array(pg_temp.gl_line('1000', 'D', 1), pg_temp.gl_line('1900', 'C', 1)),

@@ -202,6 +202,26 @@ void check_reversal(const TriggerData* data) {
 
 constexpr std::array<std::string_view, 3> ledger_account_frozen = {"id", "currency", "created_at"};
 
+// The journal's entries name their account's GL account (1.8: checked by
+// journal_references_check instead of a foreign key), so the GL account of
+// an account with entries is frozen. The check runs after PostgreSQL has
+// locked the row: a posting that holds it (FOR KEY SHARE at least) has
+// committed, and its entries are seen.
+constexpr const char account_has_entries_sql[] =
+    "SELECT FROM corebank.journal_entries e WHERE e.ledger_account_id = $1::uuid AND e.gl_account_id = $2::uuid "
+    "LIMIT 1";
+
+void check_gl_account_change(const TriggerData* data) {
+    if (!trigger::changed(data, "gl_account_id")) return;
+    const HeapTuple old_row = trigger::old_row(data);
+    const std::optional<std::string> id = trigger::text(data, old_row, "id");
+    const std::optional<std::string> gl_account_id = trigger::text(data, old_row, "gl_account_id");
+    spi::connect();
+    const std::uint64_t rows = spi::execute(account_has_entries_sql, {spi::Arg::text(id), spi::Arg::text(gl_account_id)});
+    spi::finish();
+    if (rows != 0) fail(sqlstate_unprocessable, "an account's GL account cannot change once it has entries");
+}
+
 /*---- parked_changes ----*/
 
 constexpr std::array<std::string_view, 11> proposal_columns = {
@@ -372,6 +392,7 @@ COREBANK_TRIGGER(ledger_writer_guard) {
 
 /* trigger function: corebank_internal.ledger_account_guard() (BEFORE INSERT OR UPDATE ON ledger_accounts) */
 COREBANK_TRIGGER(ledger_account_guard) {
+    if (trigger::is_update(trigger)) check_gl_account_change(trigger);
     if (pg::ledger_guard::writer_active()) return trigger::row_result(trigger);
     if (trigger::is_insert(trigger)) {
         const HeapTuple row = trigger::new_row(trigger);

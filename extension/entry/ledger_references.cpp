@@ -1,0 +1,122 @@
+// ledger_references.cpp: the journal's references, checked once per
+// statement instead of by four row-level foreign keys (1.8, issue 12 part 5).
+//
+//   journal_references_check  AFTER INSERT ON journal_entries REFERENCING NEW
+//                             TABLE AS new_entries FOR EACH STATEMENT: every
+//                             entry's transaction, GL account in the entry's
+//                             currency, branch, and customer account on that
+//                             GL account in that currency exist (23503)
+//   referenced_row_guard      branches and gl_accounts: never deleted or
+//                             truncated, a branch's id never changes (CB422)
+//
+// Why not foreign keys: PostgreSQL checks a foreign key with one SPI query
+// per row and key (four per entry, eight per transfer), each with its own
+// executor start and a FOR KEY SHARE lock that writes WAL; on a group of six
+// transfers that was a third of the journal INSERT (docs/performance.md).
+// One query over the statement's transition table checks them all.
+//
+// What the foreign keys also guaranteed, and what guarantees it now:
+// - a referenced row is never deleted: transactions (transaction_guard),
+//   ledger accounts (ledger_accounts_no_delete), GL accounts and branches
+//   (referenced_row_guard here); none can be truncated;
+// - a referenced key never changes: a transaction's and GL account's id and
+//   currency and a ledger account's id and currency are frozen by their
+//   guards, a branch's id here, and a ledger account's GL account cannot
+//   change once it has entries (ledger_account_guard);
+// - no race with that last check: the query takes the customer accounts
+//   FOR KEY SHARE, as the foreign key did, so a concurrent change of an
+//   account's GL account waits for this transaction and then sees its
+//   entries. (The posting engine already holds these rows; taking them again
+//   costs nothing.)
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "entry/trigger.hpp"
+#include "pg/check.hpp"
+#include "pg/guard.hpp"
+#include "pg/ledger_common.hpp"
+#include "pg/spi.hpp"
+
+extern "C" {
+#include "executor/spi.h"
+}
+
+namespace {
+
+namespace trigger = corebank::pg::trigger;
+namespace spi = corebank::pg::spi;
+using corebank::pg::ledger::fail;
+
+// The first entry with a missing reference, and which references are
+// missing. Each reference is a LATERAL subquery with LIMIT 1, which the
+// planner neither flattens nor turns into a hashed subplan: every entry
+// costs one index probe per table, whatever the tables' size (an EXISTS
+// sublink was planned as a hash of the whole table). The customer account's
+// probe takes the row FOR KEY SHARE.
+constexpr const char missing_reference_sql[] =
+    "SELECT e.transaction_id::text, e.line_no, e.ledger_account_id IS NOT NULL AND a.found IS NULL, "
+    "       g.found IS NULL, b.found IS NULL, t.found IS NULL "
+    "FROM new_entries e "
+    "LEFT JOIN LATERAL (SELECT true AS found FROM corebank.ledger_accounts x "
+    "                   WHERE x.id = e.ledger_account_id AND x.gl_account_id = e.gl_account_id "
+    "                     AND x.currency = e.currency LIMIT 1 FOR KEY SHARE) a ON true "
+    "LEFT JOIN LATERAL (SELECT true AS found FROM corebank.gl_accounts x "
+    "                   WHERE x.id = e.gl_account_id AND x.currency = e.currency LIMIT 1) g ON true "
+    "LEFT JOIN LATERAL (SELECT true AS found FROM corebank.branches x WHERE x.id = e.branch_id LIMIT 1) b ON true "
+    "LEFT JOIN LATERAL (SELECT true AS found FROM corebank.transactions x WHERE x.id = e.transaction_id LIMIT 1) t "
+    "    ON true "
+    "WHERE (e.ledger_account_id IS NOT NULL AND a.found IS NULL) OR g.found IS NULL OR b.found IS NULL "
+    "   OR t.found IS NULL "
+    "LIMIT 1";
+
+constexpr const char sqlstate_foreign_key_violation[] = "23503";
+
+// Columns of a branch that rows elsewhere refer to.
+constexpr std::array<std::string_view, 1> branch_key = {"id"};
+
+}  // namespace
+
+/* trigger function: corebank_internal.journal_references_check() (AFTER INSERT ON journal_entries, FOR EACH STATEMENT) */
+COREBANK_TRIGGER(journal_references_check) {
+    CB_CHECK(trigger::is_insert(trigger) && !TRIGGER_FIRED_FOR_ROW(trigger->tg_event) &&
+             trigger->tg_newtable != nullptr);
+    spi::connect();
+    // Makes the transition table visible to the statement as new_entries.
+    const int registered = corebank::pg::pg_guard([&]() noexcept { return SPI_register_trigger_data(trigger); });
+    CB_CHECK(registered == SPI_OK_TD_REGISTER);
+    const std::uint64_t rows = spi::execute(missing_reference_sql, {});
+    CB_CHECK(rows <= 1);
+    if (rows == 1) {
+        const std::string transaction_id = spi::get_text(0, 1).value();
+        const std::int64_t line_no = spi::get_int(0, 2).value();
+        const char* missing = spi::get_bool(0, 3).value()   ? "a customer account on its GL account in its currency"
+                              : spi::get_bool(0, 4).value() ? "a GL account in its currency"
+                              : spi::get_bool(0, 5).value() ? "a branch"
+                                                            : "a transaction";
+        CB_CHECK(spi::get_bool(0, 3).value() || spi::get_bool(0, 4).value() || spi::get_bool(0, 5).value() ||
+                 spi::get_bool(0, 6).value());
+        spi::finish();
+        fail(sqlstate_foreign_key_violation, std::string("a journal entry refers to ") + missing + " that does not exist",
+             "transaction " + transaction_id + ", line " + std::to_string(line_no));
+    }
+    spi::finish();
+    return PointerGetDatum(nullptr);
+}
+
+/* trigger function: corebank_internal.referenced_row_guard() (BEFORE UPDATE OF id OR DELETE, BEFORE TRUNCATE ON branches and gl_accounts) */
+COREBANK_TRIGGER(referenced_row_guard) {
+    const std::string table = trigger::table_name(trigger);
+    const bool branches = table == "branches";
+    CB_CHECK(branches || table == "gl_accounts");
+    if (trigger::is_truncate(trigger) || trigger::is_delete(trigger)) {
+        fail(corebank::core::sqlstate_unprocessable,
+             branches ? "branches are never deleted; deactivate the branch instead"
+                      : "GL accounts are never deleted; deactivate the GL account instead",
+             std::string(trigger::operation_name(trigger)) + " on " + table + " refused");
+    }
+    CB_CHECK(branches && trigger::is_update(trigger));
+    trigger::frozen(trigger, branch_key, "a branch's ");
+    return trigger::row_result(trigger);
+}
