@@ -20,9 +20,12 @@ namespace {
 constexpr const char period_lock_sql[] =
     "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
 
+// nextval in a MATERIALIZED CTE keeps format_number inlinable (see
+// numbers_sql in pg/transfer_decider.cpp).
 constexpr const char next_transaction_number_sql[] =
-    "SELECT corebank_internal.format_number(n.prefix, n.padding, nextval('corebank.transaction_numbers')) "
-    "FROM corebank.numbering_config n WHERE n.entity_type = 'TRANSACTION'";
+    "WITH s AS MATERIALIZED (SELECT nextval('corebank.transaction_numbers') AS value) "
+    "SELECT corebank_internal.format_number(n.prefix, n.padding, s.value) "
+    "FROM corebank.numbering_config n CROSS JOIN s WHERE n.entity_type = 'TRANSACTION'";
 
 constexpr const char actor_branch_sql[] =
     "SELECT b.id::text FROM corebank.branches b JOIN corebank.auth_users u ON u.branch_code = b.code "

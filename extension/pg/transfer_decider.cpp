@@ -36,10 +36,15 @@ constexpr const char branches_sql[] =
     "SELECT b.id::text, b.code, b.active FROM corebank.branches b "
     "WHERE b.id = ANY ($1::uuid[])";
 
+// The numbers are drawn in a MATERIALIZED CTE so that format_number's
+// argument is a column: PostgreSQL inlines a SQL function only when an
+// argument used more than once is not volatile (nextval is), and the call
+// not inlined cost a nested query per number.
 constexpr const char numbers_sql[] =
-    "SELECT corebank_internal.format_number(n.prefix, n.padding, nextval('corebank.transaction_numbers')) "
-    "FROM corebank.numbering_config n CROSS JOIN generate_series(1, $1) "
-    "WHERE n.entity_type = 'TRANSACTION'";
+    "WITH s AS MATERIALIZED (SELECT g.i, nextval('corebank.transaction_numbers') AS value "
+    "                        FROM generate_series(1, $1) AS g(i)) "
+    "SELECT corebank_internal.format_number(n.prefix, n.padding, s.value) "
+    "FROM corebank.numbering_config n CROSS JOIN s WHERE n.entity_type = 'TRANSACTION' ORDER BY s.i";
 
 spi::Arg id_list(const std::set<std::string>& ids) { return spi::Arg::text_column({ids.begin(), ids.end()}); }
 
