@@ -11,7 +11,7 @@
 -- refused whole. Method: call the face from SQL as the tier does, compare
 -- with core_transfer on the same requests, read the journal and the keys.
 BEGIN;
-SELECT plan(44);
+SELECT plan(47);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-03-02');
@@ -162,6 +162,19 @@ SELECT is(corebank.core_transfer(pg_temp.t('b', 'a', 9, '{"idempotencyKey": "grp
           'the claimed key replays through the single path');
 SELECT is_empty($$SELECT FROM corebank.idempotency_keys k WHERE k.key = 'grp-k3'$$,
                 'the refused request''s key claim is taken back');
+-- 1.8: a key is claimed with its transaction's id, written once; the id is
+-- checked against the transactions at commit, when the transaction exists.
+SELECT is((SELECT (c.condeferrable, c.condeferred) FROM pg_constraint c
+           WHERE c.conname = 'idempotency_keys_transaction_id_fkey'), (true, true),
+          'the key''s reference to its transaction is checked at commit');
+SELECT is((SELECT count(*) FROM corebank.idempotency_keys k
+           WHERE k.scope = 'core.money' AND k.key LIKE 'grp-%' AND NOT EXISTS (
+               SELECT FROM corebank.transactions t WHERE t.id = k.transaction_id AND t.status = 'POSTED')), 0::bigint,
+          'every key a group holds names its posted transaction');
+SELECT throws_ok($$INSERT INTO corebank.idempotency_keys (scope, key, request_hash, transaction_id)
+                   VALUES ('core.money', 'grp-dangling', sha256('x'), gen_random_uuid());
+                   SET CONSTRAINTS ALL IMMEDIATE$$,
+                 '23503', NULL, 'a key naming no transaction is refused at commit, whoever writes it');
 
 -- A DORMANT account is reactivated by its owner's grouped debit, as by a single one.
 SELECT corebank_internal.account_status_set(pg_temp.acc('b'), 'DORMANT', 'test', pg_temp.maker());

@@ -37,32 +37,23 @@ namespace td = transfer_decider;
 using money::idempotency_scope;
 
 // Claims the keys not held by anyone (a concurrent holder is waited for, as
-// the single path's claim waits); returns the keys this call now holds. In
-// key order: two groups claiming the same keys wait for each other in one
-// order and never deadlock (a single posting claims one key).
+// the single path's claim waits) with the id each request's transaction will
+// have, so the key needs no second write once posted; returns the keys this
+// call now holds. In key order: two groups claiming the same keys wait for
+// each other in one order and never deadlock (a single posting claims one
+// key). The key's foreign key to transactions is checked at commit (1.8:
+// DEFERRABLE INITIALLY DEFERRED), by when the transaction is written or the
+// claim taken back.
 constexpr const char claim_keys_sql[] =
-    "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) "
-    "SELECT $1, k.key, decode(k.hash, 'hex') FROM unnest($2::text[], $3::text[]) AS k(key, hash) ORDER BY k.key "
+    "INSERT INTO corebank.idempotency_keys (scope, key, request_hash, transaction_id) "
+    "SELECT $1, k.key, decode(k.hash, 'hex'), k.id::uuid "
+    "FROM unnest($2::text[], $3::text[], $4::text[]) AS k(key, hash, id) ORDER BY k.key "
     "ON CONFLICT DO NOTHING RETURNING key";
 
 // Takes back the claims of keys whose requests this call did not post.
 constexpr const char release_keys_sql[] =
     "DELETE FROM corebank.idempotency_keys k WHERE k.scope = $1 AND k.key = ANY ($2::text[]) "
-    "AND k.transaction_id IS NULL";
-
-// The transactions of the posted keyed requests, recorded as the single path
-// records one (posting::idempotency_record_posted): no copy of the answer,
-// which a replay renders from the transaction as posted. Written as an upsert
-// whose rows all exist (claimed by this call): ON CONFLICT finds each row
-// through the primary key whatever plan the statement gets, where an UPDATE
-// joined to the arrays was planned as a scan of every key of the scope (a
-// cost that grew with the table).
-constexpr const char record_posted_sql[] =
-    "INSERT INTO corebank.idempotency_keys AS k (scope, key, request_hash, transaction_id) "
-    "SELECT $1, s.key, decode(s.hash, 'hex'), s.id::uuid "
-    "FROM unnest($2::text[], $3::text[], $4::text[]) AS s(key, hash, id) ORDER BY s.key "
-    "ON CONFLICT (scope, key) DO UPDATE SET transaction_id = excluded.transaction_id "
-    "WHERE k.transaction_id IS NULL AND k.request_hash = excluded.request_hash";
+    "AND k.transaction_id = ANY ($3::uuid[])";
 
 // One request of the group as the single path reads it: its members, or why
 // it goes alone.
@@ -144,28 +135,37 @@ Request read_request(const JsonbArgument& element, std::size_t index, const std:
 // group, or held by an earlier request, sends its request alone (the single
 // path then replays the stored response or refuses another request).
 void claim_keys(std::vector<Request>& requests) {
-    std::map<std::string, std::string> hash_of;  // key -> hex hash, in key order (the claim order)
+    struct Claim {
+        std::string hash;  // hex
+        std::string transaction_id;
+    };
+    std::map<std::string, Claim> claims;  // by key, in key order (the claim order)
     for (Request& r : requests) {
         if (r.alone || !r.key) continue;
-        if (!hash_of.emplace(*r.key, core::hex_encode(r.request_hash)).second) {
+        if (!claims.emplace(*r.key, Claim{core::hex_encode(r.request_hash), ledger::random_uuid()}).second) {
             r.alone = "idempotencyKey repeated in the group";
         }
     }
-    if (hash_of.empty()) return;
-    std::vector<std::string> keys;
-    std::vector<std::string> hashes;
-    for (const auto& [key, hash] : hash_of) {
+    if (claims.empty()) return;
+    std::vector<std::string> keys, hashes, ids;
+    for (const auto& [key, claim] : claims) {
         keys.push_back(key);
-        hashes.push_back(hash);
+        hashes.push_back(claim.hash);
+        ids.push_back(claim.transaction_id);
     }
     const std::uint64_t rows = spi::execute_generic(
-        claim_keys_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(keys), spi::Arg::text_column(hashes)});
+        claim_keys_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(keys), spi::Arg::text_column(hashes),
+                         spi::Arg::text_column(ids)});
     std::set<std::string> claimed;
     for (std::uint64_t row = 0; row < rows; ++row) claimed.insert(spi::get_text(row, 1).value());
     for (Request& r : requests) {
         if (r.alone || !r.key) continue;
         r.claimed = claimed.count(*r.key) == 1;
-        if (!r.claimed) r.alone = "idempotencyKey already claimed";
+        if (r.claimed) {
+            r.origin.transaction_id = claims.at(*r.key).transaction_id;
+        } else {
+            r.alone = "idempotencyKey already claimed";
+        }
     }
 }
 
@@ -198,27 +198,6 @@ std::map<std::string, std::optional<std::string>> actor_branches(const std::vect
         branches[r.origin.actor_id] = ledger::actor_branch(r.origin.actor_id);
     }
     return branches;
-}
-
-// Records each keyed posted request's transaction under its key (claimed by this call).
-void record_posted(const std::vector<Request>& requests) {
-    std::vector<std::string> keys, hashes, ids;
-    for (const Request& r : requests) {
-        if (!r.posted || !r.key) continue;
-        CB_CHECK(r.claimed);
-        keys.push_back(*r.key);
-        hashes.push_back(core::hex_encode(r.request_hash));
-        ids.push_back(r.posted->header.id);
-    }
-    if (keys.empty()) return;
-    const std::size_t count = keys.size();
-    const std::uint64_t rows = spi::execute_generic(
-        record_posted_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(std::move(keys)),
-                            spi::Arg::text_column(std::move(hashes)), spi::Arg::text_column(std::move(ids))});
-    // Every key was claimed by this call with this hash, so every row takes
-    // the update; a row left out (another hash, already completed) is an
-    // internal error that rolls the group back.
-    CB_CHECK(rows == count);
 }
 
 std::string jsonb_datum_text(Datum datum) {
@@ -351,18 +330,25 @@ std::string run(const JsonbArgument& requests_json, const std::vector<std::optio
 
     // The claims of the requests that go alone are taken back: the single
     // path claims them again in its own transaction.
-    std::vector<std::string> released;
+    // A posted request's key already names its transaction (claim_keys):
+    // a replay renders the transaction as posted, the answer given here.
+    std::vector<std::string> released, released_ids;
     for (const Request& r : requests) {
-        if (r.claimed && !r.posted) released.push_back(*r.key);
+        if (!r.claimed) continue;
+        CB_CHECK(r.origin.transaction_id.has_value());
+        if (r.posted) {
+            CB_CHECK(r.posted->header.id == *r.origin.transaction_id);
+            continue;
+        }
+        released.push_back(*r.key);
+        released_ids.push_back(*r.origin.transaction_id);
     }
     if (!released.empty()) {
         const std::uint64_t deleted = spi::execute_generic(
-            release_keys_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(released)});
+            release_keys_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(released),
+                               spi::Arg::text_column(released_ids)});
         CB_CHECK(deleted == released.size());
     }
-
-    // Recorded under each key in one statement: a replay of a key renders these same bytes.
-    record_posted(requests);
 
     std::string answers = "[";
     for (std::size_t index = 0; index < count; ++index) {

@@ -97,7 +97,7 @@ std::string run(const TransferBatch& batch, const std::string& actor_id) {
     // The business date's period, FOR SHARE (CB422 for the batch when closed).
     const posting::ValueDate dated = posting::check_value_date(std::nullopt, true);
     const GlStates gls = read_gl_accounts(accounts);
-    const Origin origin{actor_id, ledger::actor_branch(actor_id), batch.channel, std::nullopt};
+    const Origin origin{actor_id, ledger::actor_branch(actor_id), batch.channel, std::nullopt, std::nullopt};
     std::set<std::string> branch_ids;
     if (origin.actor_branch) branch_ids.insert(*origin.actor_branch);
     for (const auto& entry : accounts) branch_ids.insert(entry.second.branch_id);

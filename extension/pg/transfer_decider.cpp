@@ -214,7 +214,7 @@ void write(std::vector<Posted>& posted, const AccountStates& accounts, const GlS
     all_lines.reserve(posted.size() * 2);
     bool first_posting = false;
     for (Posted& p : posted) {
-        p.header.id = ledger::random_uuid();
+        p.header.id = p.origin.transaction_id ? *p.origin.transaction_id : ledger::random_uuid();
         p.header.type = "TRANSFER";
         p.header.reference = p.reference ? *p.reference : numbers.at(next_number++);
         p.header.description = p.origin.description;

@@ -65,6 +65,10 @@ struct Origin {
     std::optional<std::string> actor_branch;  // the acting staff member's active branch, if any
     std::string channel;
     std::optional<std::string> description;
+    // The transaction's id when the caller chose it before the decision (the
+    // posting group claims a request's idempotency key with it); nullopt: a
+    // new one at write().
+    std::optional<std::string> transaction_id;
 };
 
 // A transfer that passed: what the writes need.
