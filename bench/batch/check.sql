@@ -9,7 +9,7 @@ SELECT count(*) AS balances FROM corebank.ledger_check_balances() \gset
 SELECT clock_timestamp() AS t2 \gset
 SELECT CASE WHEN bool_and(d = c) THEN 'balanced' ELSE 'NOT balanced' END AS trial
   FROM (SELECT currency, sum(debit_minor) d, sum(credit_minor) c
-          FROM corebank.trial_balance_as_of(current_date) GROUP BY currency) t \gset
+          FROM corebank.trial_balance_as_of(corebank_internal.business_today()) GROUP BY currency) t \gset
 SELECT clock_timestamp() AS t3 \gset
 SELECT count(*) AS transfers,
        (SELECT count(*) FROM corebank.journal_entries e JOIN corebank.transactions t
