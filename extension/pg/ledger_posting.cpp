@@ -1,11 +1,8 @@
 // ledger_posting.cpp: see ledger_posting.hpp.
 //
-// Variable-length inputs (the lines, the deltas) reach SQL as one jsonb
-// parameter read with jsonb_to_recordset, so every statement stays a static,
-// parameterised string.
-// nlohmann first: PostgreSQL's port.h redefines snprintf, which it uses.
-#include <nlohmann/json.hpp>
-
+// Variable-length inputs (the lines, the deltas) reach SQL as array
+// parameters read with unnest(), one array per column, so every statement
+// stays a static, parameterised string and nothing is parsed as JSON.
 #include "pg/ledger_posting.hpp"
 
 #include <algorithm>
@@ -30,7 +27,6 @@ using core::sqlstate_not_found;
 using core::sqlstate_unprocessable;
 using ledger::fail;
 using ledger::lock_open_period;
-using nlohmann::json;
 namespace rules = core::posting_rules;
 
 /*---- statements ----*/
@@ -68,7 +64,7 @@ constexpr const char credit_stripes_sql[] =
 
 constexpr const char credit_to_stripes_sql[] =
     "INSERT INTO corebank.account_credit_stripes AS s (account_id, stripe, credit_minor) "
-    "SELECT d.id, $2, d.credit FROM jsonb_to_recordset($1) AS d(id uuid, credit bigint) ORDER BY d.id "
+    "SELECT d.id, $2, d.credit FROM unnest($1::uuid[], $3::bigint[]) AS d(id, credit) ORDER BY d.id "
     "ON CONFLICT (account_id, stripe) DO UPDATE SET credit_minor = s.credit_minor + excluded.credit_minor";
 
 constexpr const char read_accounts_sql[] =
@@ -99,7 +95,7 @@ constexpr const char first_posted_sql[] =
 constexpr const char stripes_sql[] =
     "INSERT INTO corebank.gl_balance_stripes AS s (gl_account_id, stripe, debit_minor, credit_minor) "
     "SELECT d.gl, $2, d.debit, d.credit "
-    "FROM jsonb_to_recordset($1) AS d(gl uuid, debit bigint, credit bigint) ORDER BY d.gl "
+    "FROM unnest($1::uuid[], $3::bigint[], $4::bigint[]) AS d(gl, debit, credit) ORDER BY d.gl "
     "ON CONFLICT (gl_account_id, stripe) DO UPDATE "
     "SET debit_minor = s.debit_minor + excluded.debit_minor, credit_minor = s.credit_minor + excluded.credit_minor";
 
@@ -144,13 +140,13 @@ constexpr const char insert_entries_sql[] =
     "     AS e(tx, line_no, gl, account, currency, side, amount, branch, channel, operator, narrative, n) "
     "ORDER BY e.n";
 
-// The ids again as an array ($2) give the planner an index condition: a
-// function scan's row estimate is a constant, which on a small table of
-// accounts (a new bank, a benchmark) makes a sequential scan look cheaper.
+// The ids again as `= ANY` give the planner an index condition: a function
+// scan's row estimate is a constant, which on a small table of accounts (a
+// new bank, a benchmark) makes a sequential scan look cheaper.
 constexpr const char update_balances_sql[] =
     "UPDATE corebank.ledger_accounts a "
     "SET balance_minor = a.balance_minor + d.delta, version = a.version + 1, updated_at = now() "
-    "FROM jsonb_to_recordset($1) AS d(id uuid, delta bigint) WHERE a.id = ANY ($2::uuid[]) AND a.id = d.id";
+    "FROM unnest($1::uuid[], $2::bigint[]) AS d(id, delta) WHERE a.id = ANY ($1::uuid[]) AND a.id = d.id";
 
 constexpr const char claim_sql[] =
     "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
@@ -247,9 +243,16 @@ void add_to_stripes(const std::vector<Line>& lines, int stripe) {
         auto& total = totals[line.gl_account_id];
         (line.side == 'D' ? total.first : total.second) += line.amount_minor;
     }
-    json rows = json::array();
-    for (const auto& [gl, total] : totals) rows.push_back({{"gl", gl}, {"debit", total.first}, {"credit", total.second}});
-    const std::uint64_t updated = spi::execute(stripes_sql, {spi::Arg::jsonb(rows.dump()), spi::Arg::int4(stripe)});
+    std::vector<std::string> gls;
+    std::vector<std::int64_t> debits, credits;
+    for (const auto& [gl, total] : totals) {
+        gls.push_back(gl);
+        debits.push_back(total.first);
+        credits.push_back(total.second);
+    }
+    const std::uint64_t updated =
+        spi::execute(stripes_sql, {spi::Arg::text_column(std::move(gls)), spi::Arg::int4(stripe),
+                                   spi::Arg::int8_column(std::move(debits)), spi::Arg::int8_column(std::move(credits))});
     CB_CHECK(updated == totals.size());
 }
 
@@ -259,28 +262,37 @@ void add_to_stripes(const std::vector<Line>& lines, int stripe) {
 void update_balances(const std::vector<Line>& lines, const Accounts& accounts) {
     const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
     if (deltas.empty()) return;
-    json in_place = json::array();
-    std::vector<std::string> in_place_ids;
-    json striped = json::array();
+    std::vector<std::string> in_place_ids, striped_ids;
+    std::vector<std::int64_t> in_place_deltas, striped_credits;
     for (const auto& [id, delta] : deltas) {
         const auto account = accounts.find(id);
         const bool credit_stripe = account != accounts.end() && account->second.credit_stripe;
         if (credit_stripe) {
             CB_CHECK(delta >= 0);  // only a credited account is held FOR KEY SHARE
-            if (delta > 0) striped.push_back({{"id", id}, {"credit", delta}});
+            if (delta > 0) {
+                striped_ids.push_back(id);
+                striped_credits.push_back(delta);
+            }
         } else {
-            in_place.push_back({{"id", id}, {"delta", delta}});
             in_place_ids.push_back(id);
+            in_place_deltas.push_back(delta);
         }
     }
-    if (!in_place.empty()) {
-        const std::uint64_t updated = spi::execute(update_balances_sql, {spi::Arg::jsonb(in_place.dump()), spi::Arg::text_column(in_place_ids)});
-        CB_CHECK(updated == in_place.size());
+    // Columns as arrays, not a JSON document: nothing to parse into jsonb.
+    if (!in_place_ids.empty()) {
+        const std::size_t count = in_place_ids.size();
+        const std::uint64_t updated = spi::execute(
+            update_balances_sql,
+            {spi::Arg::text_column(std::move(in_place_ids)), spi::Arg::int8_column(std::move(in_place_deltas))});
+        CB_CHECK(updated == count);
     }
-    if (!striped.empty()) {
-        const std::uint64_t written = spi::execute(
-            credit_to_stripes_sql, {spi::Arg::jsonb(striped.dump()), spi::Arg::int4(ledger::backend_stripe())});
-        CB_CHECK(written == striped.size());
+    if (!striped_ids.empty()) {
+        const std::size_t count = striped_ids.size();
+        const std::uint64_t written =
+            spi::execute(credit_to_stripes_sql, {spi::Arg::text_column(std::move(striped_ids)),
+                                                 spi::Arg::int4(ledger::backend_stripe()),
+                                                 spi::Arg::int8_column(std::move(striped_credits))});
+        CB_CHECK(written == count);
     }
 }
 
