@@ -19,9 +19,13 @@ namespace {
 using core::transfer_batch::Transfer;
 namespace rules = core::posting_rules;
 
+// The business date as a sub-SELECT: an InitPlan, run once per statement
+// (business_today() is a SQL function that is not inlined, and in the
+// select list it ran once per row).
 constexpr const char deposit_facts_sql[] =
     "SELECT d.id::text, a.branch_id::text, d.customer_id::text, d.account_type, coalesce(p.internal, false), "
-    "       p.minimum_balance_minor "
+    "       p.minimum_balance_minor, "
+    "       coalesce(d.last_customer_activity_on >= (SELECT corebank_internal.business_today()), false) "
     "FROM corebank.deposit_accounts d "
     "JOIN corebank.ledger_accounts a ON a.id = d.id "
     "JOIN corebank.deposit_products p ON p.id = d.product_id "
@@ -88,6 +92,7 @@ void read_deposit_facts(const std::set<std::string>& ids, AccountStates& account
         state.internal = spi::get_bool(row, 5).value();
         state.minimum_balance = spi::get_int(row, 6);
         CB_CHECK(state.minimum_balance.has_value());  // minimum_balance_minor is NOT NULL
+        state.stamped_today = spi::get_bool(row, 7).value();
     }
 }
 
@@ -203,7 +208,10 @@ void write(std::vector<Posted>& posted, const AccountStates& accounts, const GlS
     std::vector<std::string> active_customer_accounts;
     for (const auto& [id, state] : accounts) {
         if (state.reactivated_by) deposits::reactivate_account(id, *state.reactivated_by);
-        if (state.customer_activity) active_customer_accounts.push_back(id);
+        // An account its owner already used today needs no stamp, and then
+        // no statement at all (business_today() is fixed within a
+        // transaction: it reads now()).
+        if (state.customer_activity && !state.stamped_today) active_customer_accounts.push_back(id);
     }
 
     std::size_t unnumbered = 0;

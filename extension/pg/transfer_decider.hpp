@@ -42,6 +42,7 @@ struct AccountState {
     std::optional<std::int64_t> minimum_balance;
     std::optional<std::string> reactivated_by;  // DORMANT, reactivated by a posted transfer of this actor
     bool customer_activity = false;             // a posted transfer was its owner's doing
+    bool stamped_today = false;                 // last_customer_activity_on is already the business date
 };
 using AccountStates = std::map<std::string, AccountState>;
 
