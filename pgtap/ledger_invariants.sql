@@ -10,7 +10,7 @@
 -- SQLSTATE for each attempt. SET CONSTRAINTS ALL IMMEDIATE stands in for
 -- COMMIT, firing the deferred balance trigger inside the test transaction.
 BEGIN;
-SELECT plan(44);
+SELECT plan(47);
 \ir helpers/ledger.sql
 
 UPDATE corebank.platform_config SET today_override = '2024-06-15';
@@ -69,6 +69,30 @@ SELECT throws_ok($$
     '23503', 'a journal entry refers to a GL account in its currency that does not exist',
     'an entry in another currency than its GL account is refused (journal_references_check)');
 SET CONSTRAINTS ALL IMMEDIATE;
+
+-- The transaction type: exactly the spec's 22, from the C++ list
+-- (corebank_internal.transaction_type_known), whoever writes.
+SELECT is((SELECT array_agg(t ORDER BY t) FROM unnest(ARRAY[
+               'DEPOSIT', 'WITHDRAWAL', 'TRANSFER', 'INTEREST_ACCRUAL', 'FEE', 'LOAN_DISBURSEMENT', 'LOAN_REPAYMENT',
+               'ADJUSTMENT', 'ZIPIT_SEND', 'ZIPIT_RECEIVE', 'RTGS_SEND', 'RTGS_RECEIVE', 'MOBILE_MONEY_SEND',
+               'MOBILE_MONEY_RECEIVE', 'SALARY_PAYMENT', 'BULK_PAYMENT', 'BILL_PAYMENT', 'PAYMENT_REVERSAL',
+               'INVESTMENT_PURCHASE', 'INVESTMENT_MATURITY', 'INVESTMENT_SALE', 'INVESTMENT_INTEREST']) t
+           WHERE corebank_internal.transaction_type_known(t)),
+          (SELECT array_agg(t ORDER BY t) FROM unnest(ARRAY[
+               'DEPOSIT', 'WITHDRAWAL', 'TRANSFER', 'INTEREST_ACCRUAL', 'FEE', 'LOAN_DISBURSEMENT', 'LOAN_REPAYMENT',
+               'ADJUSTMENT', 'ZIPIT_SEND', 'ZIPIT_RECEIVE', 'RTGS_SEND', 'RTGS_RECEIVE', 'MOBILE_MONEY_SEND',
+               'MOBILE_MONEY_RECEIVE', 'SALARY_PAYMENT', 'BULK_PAYMENT', 'BILL_PAYMENT', 'PAYMENT_REVERSAL',
+               'INVESTMENT_PURCHASE', 'INVESTMENT_MATURITY', 'INVESTMENT_SALE', 'INVESTMENT_INTEREST']) t),
+          'every one of the spec''s 22 transaction types is known');
+SELECT is((SELECT count(*)::int FROM unnest(ARRAY['deposit', 'DEPOSIT ', '', 'LOAN', 'CHARGE', 'TRANSFERS']) t
+           WHERE corebank_internal.transaction_type_known(t)), 0,
+          'nothing else is: case, padding, prefixes and plurals are refused');
+SELECT throws_ok($$INSERT INTO corebank.transactions (id, reference, type, status, value_date, branch_id, channel,
+                                                     operator_id)
+                   VALUES (gen_random_uuid(), 'T-TYPE', 'CHARGE', 'PENDING', '2024-06-15', pg_temp.branch(), 'TEST',
+                           pg_temp.operator())$$,
+                 '23514', 'new row for relation "transactions" violates check constraint "transactions_type"',
+                 'a direct insert of an unknown type is refused by the CHECK transactions_type');
 
 -- Closed periods.
 SELECT lives_ok($$SELECT pg_temp.post(jsonb_build_array(pg_temp.gl_line('1000', 'D', 1), pg_temp.gl_line('1900', 'C', 1)),
