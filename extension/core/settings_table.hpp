@@ -230,12 +230,12 @@ inline constexpr Setting auth_cache_ttl_ms =
             "while a process's listener connection is down it asks the database on every request. "
             "[hot-path.md](design/hot-path.md).");
 inline constexpr Setting posting_group_lanes =
-    integer("posting_group_lanes", core_banking, Side::tier, 3, 0, 64, "",
+    integer("posting_group_lanes", core_banking, Side::tier, 4, 0, 64, "",
             "How many groups of concurrent POST /v1/transfers requests each corebankd process posts at once, each in "
             "one database call; 0 posts every transfer on its own.",
             "Requests that arrive while every lane is busy wait and are posted together (up to 256) when a lane "
             "frees; under load a new group waits up to 300 microseconds for the requests on their way, and a request alone "
-            "is never delayed. 3 measured best on 2 cores (docs/performance.md). "
+            "is never delayed. 4 measured best on 2 cores (docs/performance.md). "
             "[posting-group.md](design/posting-group.md).");
 inline constexpr Setting eod_runner_interval_s =
     integer("eod_runner_interval_s", core_banking, Side::tier, 60, 0, 3600, "s",

@@ -666,9 +666,9 @@ TEST(PostingGroupRequests, WrapsEachRequestWithItsOperation) {
                                                   {"operation":"transfer","request":{"amountMinor":2}}])"));
 }
 
-TEST(PostingGroupSettings, LanesDefaultToThreeAndZeroTurnsGroupingOff) {
+TEST(PostingGroupSettings, LanesDefaultToFourAndZeroTurnsGroupingOff) {
     namespace httpd = corebank::httpd;
-    EXPECT_EQ(httpd::load_config("/nonexistent/corebank.conf", {}).posting_group_lanes, 3);
+    EXPECT_EQ(httpd::load_config("/nonexistent/corebank.conf", {}).posting_group_lanes, 4);
     EXPECT_EQ(httpd::load_config("/nonexistent/corebank.conf", {{"CORE_POSTING_GROUP_LANES", "0"}}).posting_group_lanes,
               0);
     EXPECT_EQ(httpd::load_config("/nonexistent/corebank.conf", {{"CORE_POSTING_GROUP_LANES", "64"}}).posting_group_lanes,
