@@ -446,26 +446,39 @@ Accounts lock_accounts(const std::map<std::string, rules::Direction>& directions
     Accounts accounts;
     if (directions.empty()) return accounts;
     std::vector<std::string> all;
-    // One account at a time in id order (canonical UUID text orders as
-    // the uuid does), as every other locker of these rows: the batch
-    // (FOR UPDATE, id order) and the lifecycle moves (one row). A debit
-    // waits; a credit takes the row when no other posting holds it, else
-    // shares it and goes into a stripe. Only a debit or a lifecycle move
-    // makes a credit wait.
+    // In id order (canonical UUID text orders as the uuid does), as every
+    // other locker of these rows: the batch (FOR UPDATE, id order) and the
+    // lifecycle moves (one row). A debit waits; a credit takes the row when
+    // no other posting holds it, else shares it and goes into a stripe.
+    // Only a debit or a lifecycle move makes a credit wait.
+    //
+    // A run of consecutive debits is one statement: its ORDER BY locks the
+    // rows in id order and waits for each in turn, exactly as one statement
+    // per row would. A credit stays one statement, since a credit skipped by
+    // SKIP LOCKED must be shared before any higher row is taken.
+    std::vector<std::string> debits;  // the run not yet locked
+    auto lock_debits = [&]() {
+        if (debits.empty()) return;
+        const std::size_t count = debits.size();
+        CB_CHECK(collect_accounts(spi::execute_generic(lock_debited_sql, {spi::Arg::text_array(std::move(debits))}),
+                                  accounts, false).size() <= count);
+        debits.clear();
+    };
     for (const auto& [id, direction] : directions) {
         all.push_back(id);
-        const std::vector<std::string> one{id};
         if (direction == rules::Direction::debit) {
-            CB_CHECK(collect_accounts(spi::execute_generic(lock_debited_sql, {spi::Arg::text_array(one)}), accounts,
-                                      false).size() <= 1);
+            debits.push_back(id);
             continue;
         }
+        lock_debits();
+        const std::vector<std::string> one{id};
         if (!collect_accounts(spi::execute_generic(try_lock_credited_sql, {spi::Arg::text_array(one)}), accounts,
                               false).empty()) {
             continue;
         }
         collect_accounts(spi::execute_generic(share_credited_sql, {spi::Arg::text_array(one)}), accounts, true);
     }
+    lock_debits();
     add_committed_credits(all, accounts);
     return accounts;
 }
