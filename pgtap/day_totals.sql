@@ -12,7 +12,7 @@
 -- Method: postings through the API, then compare with aggregates of
 -- journal_entries; tampering with the writer guard disabled, rolled back.
 BEGIN;
-SELECT plan(35);
+SELECT plan(38);
 \ir helpers/deposits.sql
 
 -- Rows of the stored totals (summed over stripes) that differ from the
@@ -165,6 +165,19 @@ SELECT throws_ok($$DELETE FROM corebank.account_day_totals$$, 'CB422', NULL, 'no
 SELECT throws_ok($$UPDATE corebank.gl_day_totals SET debit_minor = debit_minor + 1$$,
                  'CB422', NULL, 'no UPDATE of gl_day_totals');
 SELECT throws_ok($$TRUNCATE corebank.gl_day_totals$$, 'CB422', NULL, 'no TRUNCATE of gl_day_totals');
+-- 1.8: the engine's writer guards fire once per statement (the answer is the
+-- same for every row), so a write that touches no row is refused as well.
+SELECT is((SELECT array_agg(c.relname::text ORDER BY c.relname) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+           WHERE t.tgfoid = 'corebank_internal.ledger_writer_guard'::regproc AND NOT t.tgisinternal
+             AND t.tgtype & 1 = 0 AND t.tgtype & (4 | 8 | 16) = (4 | 8 | 16)),
+          ARRAY['account_credit_stripes', 'account_day_totals', 'chain_heads', 'gl_balance_stripes', 'gl_day_totals'],
+          'the five engine-written tables are guarded before each INSERT, UPDATE and DELETE statement');
+SELECT is((SELECT count(*)::int FROM pg_trigger t
+           WHERE t.tgfoid = 'corebank_internal.ledger_writer_guard'::regproc AND t.tgtype & 1 = 1), 0,
+          'and by no row-level trigger');
+SELECT throws_ok($$UPDATE corebank.account_day_totals SET credit_minor = credit_minor WHERE false$$,
+                 'CB422', 'account_day_totals is maintained by the posting engine only',
+                 'an UPDATE of no row is refused too');
 
 -- Who reads them.
 SELECT ok(has_table_privilege('corebank_reporting', 'corebank.account_day_totals', 'SELECT')

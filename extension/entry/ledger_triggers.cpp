@@ -14,8 +14,10 @@
 //   transaction_guard     BEFORE UPDATE/DELETE/TRUNCATE on transactions: only
 //                         the status moves of the contract; posted fields
 //                         frozen
-//   ledger_writer_guard   gl_balance_stripes, chain_heads: written only by the
-//                         posting engine
+//   ledger_writer_guard   gl_balance_stripes, chain_heads, the credit stripes
+//                         and the day totals: written only by the posting
+//                         engine (1.8: BEFORE each statement, not each row;
+//                         the answer is the same for every row)
 //   ledger_account_guard  ledger_accounts: balances change only by posting
 //   parked_change_guard   parked_changes: decided once, proposal frozen
 // Errors are CB422 (a refused business rule) unless stated otherwise.
@@ -381,7 +383,7 @@ COREBANK_TRIGGER(transaction_guard) {
     return trigger::row_result(trigger);
 }
 
-/* trigger function: corebank_internal.ledger_writer_guard() (gl_balance_stripes, chain_heads) */
+/* trigger function: corebank_internal.ledger_writer_guard() (BEFORE INSERT/UPDATE/DELETE/TRUNCATE, FOR EACH STATEMENT, on gl_balance_stripes, chain_heads, account_credit_stripes, account_day_totals, gl_day_totals) */
 COREBANK_TRIGGER(ledger_writer_guard) {
     if (trigger::is_truncate(trigger) || !pg::ledger_guard::writer_active()) {
         fail(sqlstate_unprocessable, trigger::table_name(trigger) + " is maintained by the posting engine only",
