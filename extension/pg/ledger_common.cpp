@@ -2,6 +2,7 @@
 #include "pg/ledger_common.hpp"
 
 #include "core/ledger_chain.hpp"
+#include "core/transfer_batch.hpp"
 #include "pg/check.hpp"
 #include "pg/postgres.hpp"
 #include "pg/spi.hpp"
@@ -20,12 +21,15 @@ namespace {
 constexpr const char period_lock_sql[] =
     "SELECT p.status FROM corebank.accounting_periods p WHERE p.period = $1::bpchar FOR SHARE";
 
-// nextval in a MATERIALIZED CTE keeps format_number inlinable (see
-// numbers_sql in pg/transfer_decider.cpp).
-constexpr const char next_transaction_number_sql[] =
-    "WITH s AS MATERIALIZED (SELECT nextval('corebank.transaction_numbers') AS value) "
+// The numbers are drawn in a MATERIALIZED CTE so that format_number's
+// argument is a column: PostgreSQL inlines a SQL function only when an
+// argument used more than once is not volatile (nextval is), and the call
+// not inlined cost a nested query per number.
+constexpr const char transaction_numbers_sql[] =
+    "WITH s AS MATERIALIZED (SELECT g.i, nextval('corebank.transaction_numbers') AS value "
+    "                        FROM generate_series(1, $1) AS g(i)) "
     "SELECT corebank_internal.format_number(n.prefix, n.padding, s.value) "
-    "FROM corebank.numbering_config n CROSS JOIN s WHERE n.entity_type = 'TRANSACTION'";
+    "FROM corebank.numbering_config n CROSS JOIN s WHERE n.entity_type = 'TRANSACTION' ORDER BY s.i";
 
 constexpr const char actor_branch_sql[] =
     "SELECT b.id::text FROM corebank.branches b JOIN corebank.auth_users u ON u.branch_code = b.code "
@@ -53,10 +57,19 @@ std::optional<std::string> actor_branch(const std::optional<std::string>& actor_
     return spi::execute(actor_branch_sql, {spi::Arg::text(*actor_id)}) == 0 ? std::nullopt : spi::get_text(0, 1);
 }
 
-std::string next_transaction_number() {
-    CB_CHECK(spi::execute(next_transaction_number_sql, {}) == 1);  // seeded by the install script
-    return spi::get_text(0, 1).value();
+std::vector<std::string> next_transaction_numbers(std::size_t count) {
+    std::vector<std::string> numbers;
+    if (count == 0) return numbers;
+    CB_CHECK(count <= core::transfer_batch::transfers_max);  // a batch draws the most
+    const std::uint64_t rows =
+        spi::execute_generic(transaction_numbers_sql, {spi::Arg::int4(static_cast<std::int32_t>(count))});
+    CB_CHECK(rows == count);  // the TRANSACTION numbering row is seeded and cannot be deleted
+    numbers.reserve(count);
+    for (std::uint64_t row = 0; row < rows; ++row) numbers.push_back(spi::get_text(row, 1).value());
+    return numbers;
 }
+
+std::string next_transaction_number() { return next_transaction_numbers(1).front(); }
 
 int backend_stripe() {
     static_assert(core::ledger::chain_stripes == 16, "the chain_heads seed and CHECKs assume 16 stripes");

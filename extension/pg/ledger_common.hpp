@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/errors.hpp"
 
@@ -32,6 +33,9 @@ std::optional<std::string> actor_branch(const std::optional<std::string>& actor_
 // unique and increasing, a rolled-back posting leaves a gap). Runs inside an
 // SPI connection.
 std::string next_transaction_number();
+// The next `count` (0 to a batch's 8,000) TRANSACTION numbers, in order, in
+// one statement. Runs inside an SPI connection.
+std::vector<std::string> next_transaction_numbers(std::size_t count);
 
 // Takes the accounting period's row FOR SHARE (creating it, OPEN, when it
 // does not exist yet), so that a concurrent close waits for this transaction

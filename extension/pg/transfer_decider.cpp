@@ -40,16 +40,6 @@ constexpr const char branches_sql[] =
     "SELECT b.id::text, b.code, b.active FROM corebank.branches b "
     "WHERE b.id = ANY ($1::uuid[])";
 
-// The numbers are drawn in a MATERIALIZED CTE so that format_number's
-// argument is a column: PostgreSQL inlines a SQL function only when an
-// argument used more than once is not volatile (nextval is), and the call
-// not inlined cost a nested query per number.
-constexpr const char numbers_sql[] =
-    "WITH s AS MATERIALIZED (SELECT g.i, nextval('corebank.transaction_numbers') AS value "
-    "                        FROM generate_series(1, $1) AS g(i)) "
-    "SELECT corebank_internal.format_number(n.prefix, n.padding, s.value) "
-    "FROM corebank.numbering_config n CROSS JOIN s WHERE n.entity_type = 'TRANSACTION' ORDER BY s.i";
-
 spi::Arg id_list(const std::set<std::string>& ids) { return spi::Arg::text_column({ids.begin(), ids.end()}); }
 
 posting::Line line(std::int64_t line_no, const AccountState& state, const std::string& account_id, char side,
@@ -63,17 +53,6 @@ posting::Line line(std::int64_t line_no, const AccountState& state, const std::s
     item.amount_minor = amount;
     item.narrative = narrative;
     return item;
-}
-
-std::vector<std::string> take_numbers(std::size_t count) {
-    std::vector<std::string> numbers;
-    if (count == 0) return numbers;
-    CB_CHECK(count <= core::transfer_batch::transfers_max);
-    const std::uint64_t rows = spi::execute_generic(numbers_sql, {spi::Arg::int4(static_cast<std::int32_t>(count))});
-    CB_CHECK(rows == count);  // the TRANSACTION numbering row is seeded and cannot be deleted
-    numbers.reserve(count);
-    for (std::uint64_t row = 0; row < rows; ++row) numbers.push_back(spi::get_text(row, 1).value());
-    return numbers;
 }
 
 }  // namespace
@@ -216,7 +195,7 @@ void write(std::vector<Posted>& posted, const AccountStates& accounts, const GlS
 
     std::size_t unnumbered = 0;
     for (const Posted& p : posted) unnumbered += p.reference ? 0 : 1;
-    const std::vector<std::string> numbers = take_numbers(unnumbered);
+    const std::vector<std::string> numbers = ledger::next_transaction_numbers(unnumbered);
     std::size_t next_number = 0;
     std::vector<posting::Line> all_lines;
     all_lines.reserve(posted.size() * 2);
