@@ -17,14 +17,9 @@
 
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
-#include "pg/guard.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/ledger_guard.hpp"
 #include "pg/spi.hpp"
-
-extern "C" {
-#include "executor/spi.h"
-}
 
 namespace {
 
@@ -58,10 +53,7 @@ COREBANK_TRIGGER(journal_day_totals_add) {
              trigger->tg_newtable != nullptr);
     const int stripe = corebank::pg::ledger::backend_stripe();
     corebank::pg::ledger_guard::WriterScope writer;
-    spi::connect();
-    // Makes the transition table visible to the statements as new_entries.
-    const int registered = corebank::pg::pg_guard([&]() noexcept { return SPI_register_trigger_data(trigger); });
-    CB_CHECK(registered == SPI_OK_TD_REGISTER);
+    spi::connect_with_transition_tables(trigger);  // new_entries
     spi::execute(account_totals_sql, {spi::Arg::int4(stripe)});
     spi::execute(gl_totals_sql, {spi::Arg::int4(stripe)});
     spi::finish();

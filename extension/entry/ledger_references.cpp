@@ -35,13 +35,8 @@
 
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
-#include "pg/guard.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/spi.hpp"
-
-extern "C" {
-#include "executor/spi.h"
-}
 
 namespace {
 
@@ -82,10 +77,7 @@ constexpr std::array<std::string_view, 1> branch_key = {"id"};
 COREBANK_TRIGGER(journal_references_check) {
     CB_CHECK(trigger::is_insert(trigger) && !TRIGGER_FIRED_FOR_ROW(trigger->tg_event) &&
              trigger->tg_newtable != nullptr);
-    spi::connect();
-    // Makes the transition table visible to the statement as new_entries.
-    const int registered = corebank::pg::pg_guard([&]() noexcept { return SPI_register_trigger_data(trigger); });
-    CB_CHECK(registered == SPI_OK_TD_REGISTER);
+    spi::connect_with_transition_tables(trigger);  // new_entries
     const std::uint64_t rows = spi::execute(missing_reference_sql, {});
     CB_CHECK(rows <= 1);
     if (rows == 1) {

@@ -296,6 +296,13 @@ void connect() {
     if (result != SPI_OK_CONNECT) throw_internal("SPI_connect failed", nullptr);
 }
 
+void connect_with_transition_tables(TriggerData* trigger) {
+    CB_CHECK(trigger != nullptr && (trigger->tg_newtable != nullptr || trigger->tg_oldtable != nullptr));
+    connect();
+    const int registered = pg_guard([&]() noexcept { return SPI_register_trigger_data(trigger); });
+    if (registered != SPI_OK_TD_REGISTER) throw_internal("SPI_register_trigger_data failed", nullptr);
+}
+
 void finish() {
     const int result = pg_guard([]() noexcept { return SPI_finish(); });
     if (result != SPI_OK_FINISH) throw_internal("SPI_finish failed", nullptr);

@@ -94,6 +94,9 @@ private:
 };
 
 void connect();
+// connect(), then makes a statement trigger's transition tables (REFERENCING
+// NEW TABLE AS ...) visible to the statements under their names.
+void connect_with_transition_tables(TriggerData* trigger);
 void finish();
 
 // Executes a statement with its parameters and returns the number of rows it
