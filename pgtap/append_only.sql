@@ -53,23 +53,6 @@ CREATE FUNCTION pg_temp.refusing_triggers(table_name text, level text) RETURNS b
           END
 $f$;
 
--- 'sqlstate: message / detail' of the error `statement` raises.
-CREATE FUNCTION pg_temp.refusal(statement text) RETURNS text
-    LANGUAGE plpgsql
-    AS $f$
-DECLARE
-    state text;
-    message text;
-    detail text;
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
-    RETURN state || ': ' || message || ' / ' || detail;
-END
-$f$;
-
 -- The catalog: every listed table has both triggers; every table carrying
 -- the trigger is listed; every table whose comment says append-only is.
 SELECT is(pg_temp.refusing_triggers(a.name, 'row'), 1::bigint,

@@ -68,17 +68,6 @@ SELECT throws_ok(pg_temp.entry(gl_account_id => pg_temp.gl('2000', 'ZWG'), curre
 
 -- The detail names the entry; one bad row refuses the whole statement.
 CREATE TEMP TABLE before AS SELECT count(*) AS entries FROM corebank.journal_entries;
-CREATE FUNCTION pg_temp.refusal(statement text) RETURNS text LANGUAGE plpgsql AS $f$
-DECLARE
-    detail text;
-BEGIN
-    EXECUTE statement;
-    RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
-    RETURN SQLSTATE || ': ' || SQLERRM || ' / ' || detail;
-END
-$f$;
 SELECT is(pg_temp.refusal(
               format($$INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, currency, side,
                                                              amount_minor, branch_id, value_date, channel, operator_id)

@@ -90,3 +90,21 @@ BEGIN
     ALTER TABLE corebank.parked_changes ENABLE TRIGGER parked_changes_guard;
 END
 $f$;
+
+-- 'sqlstate: message / detail' of the error `statement` raises ('no error'
+-- when it raises none): what a refusal says, all three parts at once.
+CREATE FUNCTION pg_temp.refusal(statement text) RETURNS text
+    LANGUAGE plpgsql
+    AS $f$
+DECLARE
+    state text;
+    message text;
+    detail text;
+BEGIN
+    EXECUTE statement;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+    RETURN state || ': ' || message || ' / ' || detail;
+END
+$f$;
