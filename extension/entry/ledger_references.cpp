@@ -83,12 +83,14 @@ COREBANK_TRIGGER(journal_references_check) {
     if (rows == 1) {
         const std::string transaction_id = spi::get_text(0, 1).value();
         const std::int64_t line_no = spi::get_int(0, 2).value();
-        const char* missing = spi::get_bool(0, 3).value()   ? "a customer account on its GL account in its currency"
-                              : spi::get_bool(0, 4).value() ? "a GL account in its currency"
-                              : spi::get_bool(0, 5).value() ? "a branch"
-                                                            : "a transaction";
-        CB_CHECK(spi::get_bool(0, 3).value() || spi::get_bool(0, 4).value() || spi::get_bool(0, 5).value() ||
-                 spi::get_bool(0, 6).value());
+        const bool account = spi::get_bool(0, 3).value();
+        const bool gl_account = spi::get_bool(0, 4).value();
+        const bool branch = spi::get_bool(0, 5).value();
+        CB_CHECK(account || gl_account || branch || spi::get_bool(0, 6).value());  // the row's WHERE
+        const char* missing = account      ? "a customer account on its GL account in its currency"
+                              : gl_account ? "a GL account in its currency"
+                              : branch     ? "a branch"
+                                           : "a transaction";
         spi::finish();
         fail(sqlstate_foreign_key_violation, std::string("a journal entry refers to ") + missing + " that does not exist",
              "transaction " + transaction_id + ", line " + std::to_string(line_no));
