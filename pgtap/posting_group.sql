@@ -163,9 +163,12 @@ SELECT is(corebank.core_transfer(pg_temp.t('b', 'a', 9, '{"idempotencyKey": "grp
 SELECT is_empty($$SELECT FROM corebank.idempotency_keys k WHERE k.key = 'grp-k3'$$,
                 'the refused request''s key claim is taken back');
 -- 1.8: a key is claimed with its transaction's id, written once; the id is
--- checked against the transactions at commit, when the transaction exists.
-SELECT is((SELECT (c.condeferrable, c.condeferred) FROM pg_constraint c
-           WHERE c.conname = 'idempotency_keys_transaction_id_fkey'), (true, true),
+-- checked against the transactions at commit, when the transaction exists
+-- (a deferred constraint trigger since the foreign key went, see
+-- transaction_references.sql).
+SELECT is((SELECT (c.contype, c.condeferrable, c.condeferred) FROM pg_constraint c
+           WHERE c.conrelid = 'corebank.idempotency_keys'::regclass
+             AND c.conname = 'idempotency_keys_check_transaction'), ('t'::"char", true, true),
           'the key''s reference to its transaction is checked at commit');
 SELECT is((SELECT count(*) FROM corebank.idempotency_keys k
            WHERE k.scope = 'core.money' AND k.key LIKE 'grp-%' AND NOT EXISTS (

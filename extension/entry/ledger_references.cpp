@@ -1,40 +1,58 @@
-// ledger_references.cpp: the journal's references, checked once per
-// statement instead of by four row-level foreign keys (1.8, issue 12 part 5).
+// ledger_references.cpp: the references of the posting path's rows, checked
+// without row-level foreign keys (1.8, issue 12 part 5).
 //
 //   journal_references_check  AFTER INSERT ON journal_entries REFERENCING NEW
 //                             TABLE AS new_entries FOR EACH STATEMENT: every
 //                             entry's transaction, GL account in the entry's
 //                             currency, branch, and customer account on that
 //                             GL account in that currency exist (23503)
+//   transaction_references_check
+//                             BEFORE INSERT OR UPDATE OF branch_id,
+//                             reverses_id, reversed_by_id, parked_change_id ON
+//                             transactions: each named row exists (23503)
+//   idempotency_key_references_check
+//                             AFTER INSERT OR UPDATE OF transaction_id ON
+//                             idempotency_keys, deferred to the commit: the
+//                             key's transaction exists (23503)
 //   referenced_row_guard      branches and gl_accounts: never deleted or
 //                             truncated, a branch's id never changes (CB422)
 //
 // Why not foreign keys: PostgreSQL checks a foreign key with one SPI query
-// per row and key (four per entry, eight per transfer), each with its own
-// executor start and a FOR KEY SHARE lock that writes WAL; on a group of six
-// transfers that was a third of the journal INSERT (docs/performance.md).
-// One query over the statement's transition table checks them all.
+// per row and key, each with its own executor start and a FOR KEY SHARE lock
+// that writes WAL (and, on the head-office branch that every transaction
+// names, a MultiXact once two postings hold it). On a group of six transfers
+// the journal's four keys were a third of its INSERT, and the transaction's
+// branch and the idempotency key's transaction cost about 7 % of the group
+// call (docs/performance.md). The journal's references are one query over the
+// statement's transition table; a transaction's and an idempotency key's are
+// probes of the referenced primary key (pg/key_probe.hpp), without SPI.
 //
 // What the foreign keys also guaranteed, and what guarantees it now:
 // - a referenced row is never deleted: transactions (transaction_guard),
 //   ledger accounts (ledger_accounts_no_delete), GL accounts and branches
-//   (referenced_row_guard here); none can be truncated;
+//   (referenced_row_guard here), parked changes (parked_change_guard); none
+//   can be truncated;
 // - a referenced key never changes: a transaction's and GL account's id and
-//   currency and a ledger account's id and currency are frozen by their
-//   guards, a branch's id here, and a ledger account's GL account cannot
-//   change once it has entries (ledger_account_guard);
-// - no race with that last check: the query takes the customer accounts
-//   FOR KEY SHARE, as the foreign key did, so a concurrent change of an
-//   account's GL account waits for this transaction and then sees its
-//   entries. (The posting engine already holds these rows; taking them again
-//   costs nothing.)
+//   currency, a parked change's id and a ledger account's id and currency are
+//   frozen by their guards, a branch's id here, and a ledger account's GL
+//   account cannot change once it has entries (ledger_account_guard);
+// - a transaction's branch and the transaction it reverses are frozen once
+//   written (transaction_guard lets an UPDATE change only the status fields,
+//   reversed_by_id and parked_change_id, which are checked again when they change);
+// - no race with the GL-account check: the journal's query takes the
+//   customer accounts FOR KEY SHARE, as the foreign key did, so a concurrent
+//   change of an account's GL account waits for this transaction and then
+//   sees its entries. (The posting engine already holds these rows; taking
+//   them again costs nothing.)
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
+#include "pg/key_probe.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/spi.hpp"
 
@@ -42,6 +60,7 @@ namespace {
 
 namespace trigger = corebank::pg::trigger;
 namespace spi = corebank::pg::spi;
+namespace key_probe = corebank::pg::key_probe;
 using corebank::pg::ledger::fail;
 
 // The first entry with a missing reference, and which references are
@@ -67,6 +86,20 @@ constexpr const char missing_reference_sql[] =
     "LIMIT 1";
 
 constexpr const char sqlstate_foreign_key_violation[] = "23503";
+
+// A transaction's references: the column, the table it names, and what the
+// message calls that row.
+struct TransactionReference {
+    const char* column;
+    key_probe::Table table;
+    const char* what;
+};
+constexpr std::array<TransactionReference, 4> transaction_references = {{
+    {"branch_id", key_probe::Table::branches, "a branch"},
+    {"reverses_id", key_probe::Table::transactions, "a reversed transaction"},
+    {"reversed_by_id", key_probe::Table::transactions, "a reversing transaction"},
+    {"parked_change_id", key_probe::Table::parked_changes, "a parked change"},
+}};
 
 // Columns of a branch that rows elsewhere refer to.
 constexpr std::array<std::string_view, 1> branch_key = {"id"};
@@ -97,6 +130,40 @@ COREBANK_TRIGGER(journal_references_check) {
     }
     spi::finish();
     return PointerGetDatum(nullptr);
+}
+
+/* trigger function: corebank_internal.transaction_references_check() (BEFORE INSERT OR UPDATE OF branch_id, reverses_id, reversed_by_id, parked_change_id ON transactions) */
+COREBANK_TRIGGER(transaction_references_check) {
+    const bool insert = trigger::is_insert(trigger);
+    CB_CHECK(TRIGGER_FIRED_BEFORE(trigger->tg_event) && TRIGGER_FIRED_FOR_ROW(trigger->tg_event) &&
+             (insert || trigger::is_update(trigger)));
+    const HeapTuple row = trigger::new_row(trigger);
+    for (const TransactionReference& reference : transaction_references) {
+        // An UPDATE that keeps a reference needs no new probe: it was checked
+        // when written, and the row it names cannot go away.
+        if (!insert && !trigger::changed(trigger, reference.column)) continue;
+        const std::optional<pg_uuid_t> id = trigger::uuid(trigger, row, reference.column);
+        if (!id || key_probe::exists(reference.table, *id)) continue;
+        fail(sqlstate_foreign_key_violation, std::string("a transaction refers to ") + reference.what +
+                                                 " that does not exist",
+             "transaction " + trigger::text(trigger, row, "id").value_or("") + ", " + reference.column);
+    }
+    return trigger::row_result(trigger);
+}
+
+/* trigger function: corebank_internal.idempotency_key_references_check() (AFTER INSERT OR UPDATE OF transaction_id ON idempotency_keys, DEFERRABLE INITIALLY DEFERRED, WHEN transaction_id IS NOT NULL) */
+COREBANK_TRIGGER(idempotency_key_references_check) {
+    CB_CHECK(TRIGGER_FIRED_AFTER(trigger->tg_event) && TRIGGER_FIRED_FOR_ROW(trigger->tg_event) &&
+             (trigger::is_insert(trigger) || trigger::is_update(trigger)));
+    // A claim taken back (deleted) or rewritten since is not this row any
+    // more: the row's later version, if any, has an event of its own.
+    if (!trigger::row_still_current(trigger)) return trigger::row_result(trigger);
+    const HeapTuple row = trigger::new_row(trigger);
+    const std::optional<pg_uuid_t> id = trigger::uuid(trigger, row, "transaction_id");
+    if (!id || key_probe::exists(key_probe::Table::transactions, *id)) return trigger::row_result(trigger);
+    fail(sqlstate_foreign_key_violation, "an idempotency key refers to a transaction that does not exist",
+         "scope " + trigger::text(trigger, row, "scope").value_or("") + ", transaction " +
+             trigger::text(trigger, row, "transaction_id").value_or(""));
 }
 
 /* trigger function: corebank_internal.referenced_row_guard() (BEFORE UPDATE OF id OR DELETE, BEFORE TRUNCATE ON branches and gl_accounts) */

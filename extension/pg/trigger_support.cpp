@@ -8,10 +8,12 @@
 #include "pg/guard.hpp"
 
 extern "C" {
+#include "access/tableam.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 }
 
 namespace corebank::pg::trigger {
@@ -112,6 +114,22 @@ std::optional<bool> boolean(const TriggerData* trigger, HeapTuple row, const cha
     const std::optional<Datum> value = value_of_type(trigger, row, column, BOOLOID);
     if (!value) return std::nullopt;
     return DatumGetBool(*value);
+}
+
+std::optional<pg_uuid_t> uuid(const TriggerData* trigger, HeapTuple row, const char* column) {
+    const std::optional<Datum> value = value_of_type(trigger, row, column, UUIDOID);
+    if (!value) return std::nullopt;
+    return *DatumGetUUIDP(*value);
+}
+
+bool row_still_current(const TriggerData* trigger) {
+    CB_CHECK(TRIGGER_FIRED_FOR_ROW(trigger->tg_event) && TRIGGER_FIRED_AFTER(trigger->tg_event) &&
+             !is_delete(trigger));
+    TupleTableSlot* const slot = is_update(trigger) ? trigger->tg_newslot : trigger->tg_trigslot;
+    CB_CHECK(slot != nullptr);
+    return pg_guard([&]() noexcept {
+        return table_tuple_satisfies_snapshot(trigger->tg_relation, slot, SnapshotSelf);
+    });
 }
 
 std::optional<std::int32_t> date_days(const TriggerData* trigger, HeapTuple row, const char* column) {

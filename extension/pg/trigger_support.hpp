@@ -52,6 +52,11 @@ std::optional<std::int64_t> integer(const TriggerData* trigger, HeapTuple row, c
 std::optional<bool> boolean(const TriggerData* trigger, HeapTuple row, const char* column);
 // A date column as PostgreSQL's day number (DateStyle cannot change it).
 std::optional<std::int32_t> date_days(const TriggerData* trigger, HeapTuple row, const char* column);
+// A uuid column's value; nullopt for NULL.
+std::optional<pg_uuid_t> uuid(const TriggerData* trigger, HeapTuple row, const char* column);
+// For an AFTER row trigger fired later (deferred): false when the row has
+// since been deleted or updated, as a foreign key's check would skip it.
+bool row_still_current(const TriggerData* trigger);
 // A date column as "YYYY-MM" (its accounting period).
 std::optional<std::string> date_period(const TriggerData* trigger, HeapTuple row, const char* column);
 
