@@ -314,7 +314,9 @@ void check_pending_balances() {
     ids.swap(pending_checks.transaction_ids);
     BalancedChecks& checks = current_checks();
     spi::connect();
-    const std::uint64_t rows = spi::execute(balances_sql, {spi::Arg::text_column(std::move(ids))});
+    // Generic: with an array of ids a custom plan always looked cheaper, and
+    // was planned anew at every commit (75 µs).
+    const std::uint64_t rows = spi::execute_generic(balances_sql, {spi::Arg::text_column(std::move(ids))});
     std::optional<std::pair<std::string, std::string>> unbalanced;  // transaction, currency
     for (std::uint64_t index = 0; index < rows; ++index) {
         const std::string transaction_id = spi::get_text(index, 1).value();

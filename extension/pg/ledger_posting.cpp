@@ -281,7 +281,9 @@ void update_balances(const std::vector<Line>& lines, const Accounts& accounts) {
     // Columns as arrays, not a JSON document: nothing to parse into jsonb.
     if (!in_place_ids.empty()) {
         const std::size_t count = in_place_ids.size();
-        const std::uint64_t updated = spi::execute(
+        // Generic: a custom plan for the array at hand looked cheaper, so the
+        // plan cache planned this statement anew at every posting (94 µs).
+        const std::uint64_t updated = spi::execute_generic(
             update_balances_sql,
             {spi::Arg::text_column(std::move(in_place_ids)), spi::Arg::int8_column(std::move(in_place_deltas))});
         CB_CHECK(updated == count);
