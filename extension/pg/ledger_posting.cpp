@@ -62,11 +62,6 @@ constexpr const char credit_stripes_sql[] =
     "SELECT s.account_id::text, sum(s.credit_minor)::bigint FROM corebank.account_credit_stripes s "
     "WHERE s.account_id = ANY ($1::uuid[]) GROUP BY s.account_id";
 
-constexpr const char credit_to_stripes_sql[] =
-    "INSERT INTO corebank.account_credit_stripes AS s (account_id, stripe, credit_minor) "
-    "SELECT d.id, $2, d.credit FROM unnest($1::uuid[], $3::bigint[]) AS d(id, credit) ORDER BY d.id "
-    "ON CONFLICT (account_id, stripe) DO UPDATE SET credit_minor = s.credit_minor + excluded.credit_minor";
-
 constexpr const char read_accounts_sql[] =
     "SELECT a.id::text, a.account_number, a.status, a.currency::text, a.gl_account_id::text, "
     "       a.balance_minor, a.allow_overdraft_minor "
@@ -102,51 +97,69 @@ constexpr const char stripes_sql[] =
 constexpr const char chain_lock_sql[] =
     "SELECT h.seq, h.hash FROM corebank.chain_heads h WHERE h.stripe = $1 FOR UPDATE";
 
-constexpr const char chain_advance_sql[] =
-    "UPDATE corebank.chain_heads SET seq = $2, hash = $3, updated_at = now() WHERE stripe = $1";
-
-// The columns arrive as arrays of equal length, one element per transaction
-// in chain order; '' stands for NULL in the optional ones (a request's empty
-// text is absent, never '').
-constexpr const char insert_transactions_sql[] =
-    "INSERT INTO corebank.transactions (id, reference, type, status, description, value_date, branch_id, channel, "
-    "    maker_id, operator_id, idempotency_key, reverses_id, released, chain_stripe, chain_seq, prev_hash, hash, "
-    "    created_at, posted_at) "
-    "SELECT t.id::uuid, t.reference, t.type, 'POSTED', nullif(t.description, ''), $13::date, t.branch::uuid, "
-    "       t.channel, t.maker::uuid, t.operator::uuid, nullif(t.idempotency_key, ''), "
-    "       nullif(t.reverses, '')::uuid, true, $14, t.seq, decode(t.prev_hash, 'hex'), decode(t.hash, 'hex'), "
-    "       now(), now() "
-    "FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], "
-    "            $9::text[], $10::text[], $11::bigint[], $12::text[], $15::text[]) "
-    "     AS t(id, reference, type, description, branch, channel, maker, operator, idempotency_key, reverses, seq, "
-    "          prev_hash, hash) "
-    "ORDER BY t.seq";
-
 constexpr const char post_pending_sql[] =
     "UPDATE corebank.transactions "
     "SET status = 'POSTED', operator_id = $2::uuid, chain_stripe = $3, chain_seq = $4, prev_hash = $5, hash = $6, "
     "    posted_at = now() "
     "WHERE id = $1::uuid AND status = 'PENDING' AND released";
 
-// One element per entry in every column, in chain order; '' is NULL in the
-// optional ones (account, narrative).
-constexpr const char insert_entries_sql[] =
-    "INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, ledger_account_id, currency, "
-    "    side, amount_minor, branch_id, value_date, channel, operator_id, narrative, created_at) "
-    "SELECT e.tx::uuid, e.line_no, e.gl::uuid, nullif(e.account, '')::uuid, e.currency, e.side, e.amount, "
-    "       e.branch::uuid, $11::date, e.channel, e.operator::uuid, nullif(e.narrative, ''), now() "
-    "FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], "
-    "            $8::text[], $9::text[], $10::text[], $12::text[]) WITH ORDINALITY "
-    "     AS e(tx, line_no, gl, account, currency, side, amount, branch, channel, operator, narrative, n) "
-    "ORDER BY e.n";
-
-// The ids again as `= ANY` give the planner an index condition: a function
-// scan's row estimate is a constant, which on a small table of accounts (a
-// new bank, a benchmark) makes a sequential scan look cheaper.
-constexpr const char update_balances_sql[] =
-    "UPDATE corebank.ledger_accounts a "
-    "SET balance_minor = a.balance_minor + d.delta, version = a.version + 1, updated_at = now() "
-    "FROM unnest($1::uuid[], $2::bigint[]) AS d(id, delta) WHERE a.id = ANY ($1::uuid[]) AND a.id = d.id";
+// A posting's writes after its locks, as one statement: the chain head's
+// advance, the transactions, the journal entries, the balances in place and
+// the credit stripes. Each was a statement of its own, and each statement
+// costs a plan-cache lookup with its relations' locks, an executor start and
+// end and a snapshot, whatever it writes (docs/performance.md). The main
+// SELECT names every part, so each runs, in the order of its columns; a part
+// whose arrays are empty writes nothing. Its statement triggers (the
+// journal's reference check and day totals) fire at the end of the whole
+// statement, when the transactions are there.
+//
+// The columns arrive as arrays, one element per transaction ($1-$12, $15, in
+// chain order), per entry ($18-$28, in chain and line order), per account
+// credited or debited in place ($29, $30) and per account credited through
+// its stripe ($31, $32); '' stands for NULL in the optional text columns (a
+// request's empty text is absent, never ''). $13 is the value date, $14 the
+// backend's stripe, $16 and $17 the chain head's new seq and hash.
+//
+// The ids again as `= ANY` give the balance UPDATE an index condition: a
+// function scan's row estimate is a constant, which on a small table of
+// accounts (a new bank, a benchmark) makes a sequential scan look cheaper.
+constexpr const char write_sql[] =
+    "WITH chain AS ("
+    "    UPDATE corebank.chain_heads SET seq = $16, hash = $17, updated_at = now() WHERE stripe = $14 RETURNING 1), "
+    "transactions AS ("
+    "    INSERT INTO corebank.transactions (id, reference, type, status, description, value_date, branch_id, "
+    "        channel, maker_id, operator_id, idempotency_key, reverses_id, released, chain_stripe, chain_seq, "
+    "        prev_hash, hash, created_at, posted_at) "
+    "    SELECT t.id::uuid, t.reference, t.type, 'POSTED', nullif(t.description, ''), $13::date, t.branch::uuid, "
+    "           t.channel, t.maker::uuid, t.operator::uuid, nullif(t.idempotency_key, ''), "
+    "           nullif(t.reverses, '')::uuid, true, $14, t.seq, decode(t.prev_hash, 'hex'), decode(t.hash, 'hex'), "
+    "           now(), now() "
+    "    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], "
+    "                $8::text[], $9::text[], $10::text[], $11::bigint[], $12::text[], $15::text[]) "
+    "         AS t(id, reference, type, description, branch, channel, maker, operator, idempotency_key, reverses, "
+    "              seq, prev_hash, hash) "
+    "    ORDER BY t.seq RETURNING 1), "
+    "entries AS ("
+    "    INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, ledger_account_id, currency, "
+    "        side, amount_minor, branch_id, value_date, channel, operator_id, narrative, created_at) "
+    "    SELECT e.tx::uuid, e.line_no, e.gl::uuid, nullif(e.account, '')::uuid, e.currency, e.side, e.amount, "
+    "           e.branch::uuid, $13::date, e.channel, e.operator::uuid, nullif(e.narrative, ''), now() "
+    "    FROM unnest($18::text[], $19::bigint[], $20::text[], $21::text[], $22::text[], $23::text[], "
+    "                $24::bigint[], $25::text[], $26::text[], $27::text[], $28::text[]) WITH ORDINALITY "
+    "         AS e(tx, line_no, gl, account, currency, side, amount, branch, channel, operator, narrative, n) "
+    "    ORDER BY e.n RETURNING 1), "
+    "balances AS ("
+    "    UPDATE corebank.ledger_accounts a "
+    "    SET balance_minor = a.balance_minor + d.delta, version = a.version + 1, updated_at = now() "
+    "    FROM unnest($29::uuid[], $30::bigint[]) AS d(id, delta) WHERE a.id = ANY ($29::uuid[]) AND a.id = d.id "
+    "    RETURNING 1), "
+    "credit_stripes AS ("
+    "    INSERT INTO corebank.account_credit_stripes AS s (account_id, stripe, credit_minor) "
+    "    SELECT d.id, $14, d.credit FROM unnest($31::uuid[], $32::bigint[]) AS d(id, credit) ORDER BY d.id "
+    "    ON CONFLICT (account_id, stripe) DO UPDATE SET credit_minor = s.credit_minor + excluded.credit_minor "
+    "    RETURNING 1) "
+    "SELECT (SELECT count(*) FROM chain), (SELECT count(*) FROM transactions), (SELECT count(*) FROM entries), "
+    "       (SELECT count(*) FROM balances), (SELECT count(*) FROM credit_stripes)";
 
 constexpr const char claim_sql[] =
     "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
@@ -256,46 +269,31 @@ void add_to_stripes(const std::vector<Line>& lines, int stripe) {
     CB_CHECK(updated == totals.size());
 }
 
-// Adds the lines' net customer-side movement to the ledger account balances:
-// in place, or into the backend's credit stripe for an account loaded with
-// credit_stripe (absent from `accounts`: in place).
-void update_balances(const std::vector<Line>& lines, const Accounts& accounts) {
-    const std::map<std::string, std::int64_t> deltas = account_deltas(lines);
-    if (deltas.empty()) return;
+// The lines' net customer-side movement, split the way write_sql applies
+// it: in place (balance_minor), or into the backend's credit stripe for an
+// account loaded with credit_stripe (absent from `accounts`: in place).
+struct BalanceMoves {
     std::vector<std::string> in_place_ids, striped_ids;
     std::vector<std::int64_t> in_place_deltas, striped_credits;
-    for (const auto& [id, delta] : deltas) {
+};
+
+BalanceMoves balance_moves(const std::vector<Line>& lines, const Accounts& accounts) {
+    BalanceMoves moves;
+    for (const auto& [id, delta] : account_deltas(lines)) {
         const auto account = accounts.find(id);
         const bool credit_stripe = account != accounts.end() && account->second.credit_stripe;
         if (credit_stripe) {
             CB_CHECK(delta >= 0);  // only a credited account is held FOR KEY SHARE
             if (delta > 0) {
-                striped_ids.push_back(id);
-                striped_credits.push_back(delta);
+                moves.striped_ids.push_back(id);
+                moves.striped_credits.push_back(delta);
             }
         } else {
-            in_place_ids.push_back(id);
-            in_place_deltas.push_back(delta);
+            moves.in_place_ids.push_back(id);
+            moves.in_place_deltas.push_back(delta);
         }
     }
-    // Columns as arrays, not a JSON document: nothing to parse into jsonb.
-    if (!in_place_ids.empty()) {
-        const std::size_t count = in_place_ids.size();
-        // Generic: a custom plan for the array at hand looked cheaper, so the
-        // plan cache planned this statement anew at every posting (94 µs).
-        const std::uint64_t updated = spi::execute_generic(
-            update_balances_sql,
-            {spi::Arg::text_column(std::move(in_place_ids)), spi::Arg::int8_column(std::move(in_place_deltas))});
-        CB_CHECK(updated == count);
-    }
-    if (!striped_ids.empty()) {
-        const std::size_t count = striped_ids.size();
-        const std::uint64_t written =
-            spi::execute(credit_to_stripes_sql, {spi::Arg::text_column(std::move(striped_ids)),
-                                                 spi::Arg::int4(ledger::backend_stripe()),
-                                                 spi::Arg::int8_column(std::move(striped_credits))});
-        CB_CHECK(written == count);
-    }
+    return moves;
 }
 
 // The hash chain record of a transaction about to be written.
@@ -340,13 +338,6 @@ ChainHead lock_chain_head(int stripe) {
 }
 
 // Moves the head to the last transaction appended.
-void advance_chain_head(int stripe, const ChainHead& head) {
-    CB_CHECK(head.hash.size() == core::sha256_bytes);
-    const std::uint64_t rows =
-        spi::execute(chain_advance_sql, {spi::Arg::int4(stripe), spi::Arg::int8(head.seq), spi::Arg::bytea(head.hash)});
-    CB_CHECK(rows == 1);
-}
-
 }  // namespace
 
 std::vector<Line> lines_from_request(const std::vector<core::ledger::Line>& request_lines) {
@@ -633,31 +624,38 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
         }
         head = ChainHead{record.seq, hash};
     }
-    advance_chain_head(stripe, head);
+    CB_CHECK(head.hash.size() == core::sha256_bytes);
 
-    if (!ids.empty()) {
-        const std::size_t count = ids.size();
-        const std::uint64_t written = spi::execute_generic(
-            insert_transactions_sql,
-            {spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(references)),
-             spi::Arg::text_column(std::move(types)), spi::Arg::text_column(std::move(descriptions)),
-             spi::Arg::text_column(std::move(branches)), spi::Arg::text_column(std::move(channels)),
-             spi::Arg::text_column(std::move(makers)), spi::Arg::text_column(std::move(operators)),
-             spi::Arg::text_column(std::move(idempotency_keys)), spi::Arg::text_column(std::move(reverses)),
-             spi::Arg::int8_column(std::move(seqs)), spi::Arg::text_column(std::move(prev_hashes)),
-             spi::Arg::text(dated.value_date), spi::Arg::int4(stripe), spi::Arg::text_column(std::move(hashes))});
-        CB_CHECK(written == count);
-    }
-    const std::uint64_t entries_written = spi::execute_generic(
-        insert_entries_sql,
-        {spi::Arg::text_column(std::move(entry_transactions)), spi::Arg::int8_column(std::move(line_numbers)),
+    const std::size_t transaction_count = ids.size();
+    BalanceMoves moves = balance_moves(all_lines, accounts);
+    const std::size_t in_place_count = moves.in_place_ids.size();
+    const std::size_t striped_count = moves.striped_ids.size();
+    // Generic: with arrays as parameters a custom plan always looks cheaper,
+    // and PostgreSQL's plan cache would plan the statement anew every time.
+    const std::uint64_t rows = spi::execute_generic(
+        write_sql,
+        {spi::Arg::text_column(std::move(ids)), spi::Arg::text_column(std::move(references)),
+         spi::Arg::text_column(std::move(types)), spi::Arg::text_column(std::move(descriptions)),
+         spi::Arg::text_column(std::move(branches)), spi::Arg::text_column(std::move(channels)),
+         spi::Arg::text_column(std::move(makers)), spi::Arg::text_column(std::move(operators)),
+         spi::Arg::text_column(std::move(idempotency_keys)), spi::Arg::text_column(std::move(reverses)),
+         spi::Arg::int8_column(std::move(seqs)), spi::Arg::text_column(std::move(prev_hashes)),
+         spi::Arg::text(dated.value_date), spi::Arg::int4(stripe), spi::Arg::text_column(std::move(hashes)),
+         spi::Arg::int8(head.seq), spi::Arg::bytea(head.hash),
+         spi::Arg::text_column(std::move(entry_transactions)), spi::Arg::int8_column(std::move(line_numbers)),
          spi::Arg::text_column(std::move(entry_gls)), spi::Arg::text_column(std::move(entry_accounts)),
          spi::Arg::text_column(std::move(currencies)), spi::Arg::text_column(std::move(sides)),
          spi::Arg::int8_column(std::move(amounts)), spi::Arg::text_column(std::move(entry_branches)),
          spi::Arg::text_column(std::move(entry_channels)), spi::Arg::text_column(std::move(entry_operators)),
-         spi::Arg::text(dated.value_date), spi::Arg::text_column(std::move(narratives))});
-    CB_CHECK(entries_written == all_lines.size());
-    update_balances(all_lines, accounts);
+         spi::Arg::text_column(std::move(narratives)),
+         spi::Arg::text_column(std::move(moves.in_place_ids)), spi::Arg::int8_column(std::move(moves.in_place_deltas)),
+         spi::Arg::text_column(std::move(moves.striped_ids)), spi::Arg::int8_column(std::move(moves.striped_credits))});
+    CB_CHECK(rows == 1);
+    CB_CHECK(spi::get_int(0, 1).value() == 1);  // the chain head
+    CB_CHECK(spi::get_int(0, 2).value() == static_cast<std::int64_t>(transaction_count));
+    CB_CHECK(spi::get_int(0, 3).value() == static_cast<std::int64_t>(all_lines.size()));
+    CB_CHECK(spi::get_int(0, 4).value() == static_cast<std::int64_t>(in_place_count));
+    CB_CHECK(spi::get_int(0, 5).value() == static_cast<std::int64_t>(striped_count));
 }
 
 void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule) {

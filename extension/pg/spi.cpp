@@ -16,7 +16,9 @@ namespace corebank::pg::spi {
 
 namespace {
 
-constexpr int statement_args_max = 16;
+// The posting engine's one write statement (pg/ledger_posting.cpp write_sql)
+// takes 32.
+constexpr int statement_args_max = 32;
 // Every static statement of the extension fits (identity and ledger hold
 // about 150); the bound catches a statement text built at run time.
 constexpr int cached_plans_max = 512;
