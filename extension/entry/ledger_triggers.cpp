@@ -294,7 +294,9 @@ COREBANK_TRIGGER(journal_period_lock) {
     CB_CHECK(period.has_value());  // value_date is NOT NULL
     CB_CHECK(period->size() < sizeof open_period.period);
     note_pending_check(trigger::text(trigger, row, "transaction_id").value());
-    if (period_locked_by_this_statement(*period)) return trigger::row_result(trigger);
+    if (period_locked_by_this_statement(*period) || pg::ledger::engine_holds_open_period(*period)) {
+        return trigger::row_result(trigger);
+    }
     spi::connect();
     pg::ledger::lock_open_period(*period);
     spi::finish();

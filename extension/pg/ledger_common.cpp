@@ -1,15 +1,20 @@
 // ledger_common.cpp: see ledger_common.hpp.
 #include "pg/ledger_common.hpp"
 
+#include <cstring>
+
 #include "core/ledger_chain.hpp"
 #include "core/transfer_batch.hpp"
 #include "pg/check.hpp"
+#include "pg/ledger_guard.hpp"
 #include "pg/postgres.hpp"
 #include "pg/spi.hpp"
 #include "pg/values.hpp"
 
 extern "C" {
+#include "access/xact.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 }
 
 namespace corebank::pg::ledger {
@@ -40,6 +45,36 @@ constexpr const char period_create_sql[] =
 
 }  // namespace
 
+namespace {
+
+// A period row locked open FOR SHARE, and where: a row lock taken in a
+// subtransaction that rolled back is gone, so the lock counts only in the
+// (sub)transaction that took it.
+struct PeriodLock {
+    bool set = false;
+    LocalTransactionId local_xid = InvalidLocalTransactionId;
+    SubTransactionId subxid = InvalidSubTransactionId;
+    char period[8] = {0};  // YYYY-MM
+
+    bool here(const std::string& name) const {
+        return set && local_xid == MyProc->lxid && subxid == GetCurrentSubTransactionId() && name == period;
+    }
+};
+PeriodLock last_locked;  // by lock_open_period
+PeriodLock held_period;  // by an EngineHeldPeriod
+
+PeriodLock period_lock_here(const std::string& period) {
+    PeriodLock lock;
+    CB_CHECK(period.size() + 1 == sizeof lock.period);
+    lock.set = true;
+    lock.local_xid = MyProc->lxid;
+    lock.subxid = GetCurrentSubTransactionId();
+    std::memcpy(lock.period, period.c_str(), period.size() + 1);
+    return lock;
+}
+
+}  // namespace
+
 void lock_open_period(const std::string& period) {
     std::uint64_t found = spi::execute(period_lock_sql, {spi::Arg::text(period)});
     if (found == 0) {
@@ -50,6 +85,22 @@ void lock_open_period(const std::string& period) {
     if (spi::get_text(0, 1).value() == "CLOSED") {
         fail(core::sqlstate_unprocessable, "accounting period " + period + " is closed");
     }
+    last_locked = period_lock_here(period);
+}
+
+
+EngineHeldPeriod::EngineHeldPeriod(const std::string& period) {
+    CB_CHECK(ledger_guard::writer_active());
+    CB_CHECK(!held_period.set);  // one write at a time
+    // Held only when this (sub)transaction locked it: otherwise the trigger
+    // locks it itself, as for any other writer.
+    if (last_locked.here(period)) held_period = period_lock_here(period);
+}
+
+EngineHeldPeriod::~EngineHeldPeriod() { held_period = PeriodLock{}; }
+
+bool engine_holds_open_period(const std::string& period) {
+    return ledger_guard::writer_active() && held_period.here(period);
 }
 
 std::optional<std::string> actor_branch(const std::optional<std::string>& actor_id) {

@@ -43,4 +43,21 @@ std::vector<std::string> next_transaction_numbers(std::size_t count);
 // `period` is YYYY-MM. Runs inside an SPI connection.
 void lock_open_period(const std::string& period);
 
+// While the posting engine writes entries into a period it has locked open
+// (lock_open_period, earlier in the same engine call), it holds one of these:
+// journal_period_lock then needs no SPI query of its own for that period.
+// Only inside the engine's WriterScope and in the (sub)transaction that took
+// the lock; gone when the write ends, so nothing written later trusts it.
+class EngineHeldPeriod {
+public:
+    explicit EngineHeldPeriod(const std::string& period);
+    ~EngineHeldPeriod();
+    EngineHeldPeriod(const EngineHeldPeriod&) = delete;
+    EngineHeldPeriod& operator=(const EngineHeldPeriod&) = delete;
+};
+
+// True when an EngineHeldPeriod for `period` (YYYY-MM) is alive in this
+// (sub)transaction and the engine's WriterScope is open.
+bool engine_holds_open_period(const std::string& period);
+
 }  // namespace corebank::pg::ledger

@@ -548,7 +548,7 @@ ValueDate check_value_date(const std::optional<std::string>& value_date, bool lo
     const std::string period = date.substr(0, 7);
     if (lock_period) {
         lock_open_period(period);
-        return ValueDate{date, now_us};
+        return ValueDate{date, now_us, true};
     }
     const std::uint64_t found = spi::execute(period_status_sql, {spi::Arg::text(period)});
     if (found == 1 && spi::get_text(0, 1).value() == "CLOSED") {
@@ -626,6 +626,10 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
     }
     CB_CHECK(head.hash.size() == core::sha256_bytes);
 
+    // The period is held open since check_value_date: the journal's period
+    // trigger need not lock it again for this statement's entries.
+    std::optional<ledger::EngineHeldPeriod> held_period;
+    if (dated.period_locked) held_period.emplace(dated.value_date.substr(0, 7));
     const std::size_t transaction_count = ids.size();
     BalanceMoves moves = balance_moves(all_lines, accounts);
     const std::size_t in_place_count = moves.in_place_ids.size();

@@ -140,6 +140,7 @@ void check_balanced(const std::vector<Line>& lines);
 struct ValueDate {
     std::string value_date;  // YYYY-MM-DD
     std::int64_t now_us = 0;
+    bool period_locked = false;  // its period's open row is held FOR SHARE (lock_period)
 };
 ValueDate check_value_date(const std::optional<std::string>& value_date, bool lock_period);
 
