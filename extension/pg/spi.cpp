@@ -17,7 +17,7 @@ namespace corebank::pg::spi {
 namespace {
 
 // The posting engine's one write statement (pg/ledger_posting.cpp write_sql)
-// takes 32.
+// takes 30.
 constexpr int statement_args_max = 32;
 // Every static statement of the extension fits (identity and ledger hold
 // about 150); the bound catches a statement text built at run time.
@@ -27,7 +27,7 @@ constexpr std::size_t text_array_elements_max = 1000;
 // writes 16,000 entries and names up to 16,000 accounts).
 constexpr std::size_t column_elements_max = 65536;
 
-enum class PlanKind { automatic, generic };
+enum class PlanKind { automatic, generic, custom };
 
 struct CachedPlan {
     const char* sql;   // the key: address of a static string
@@ -66,8 +66,11 @@ const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count,
     Oid types[statement_args_max] = {};
     std::memcpy(types, arg_types, sizeof(Oid) * static_cast<std::size_t>(arg_count));
     const SPIPlanPtr plan = pg_guard([&]() noexcept -> SPIPlanPtr {
-        // PlanKind::generic: see execute_generic() in spi.hpp.
-        const int options = kind == PlanKind::generic ? CURSOR_OPT_GENERIC_PLAN : 0;
+        // PlanKind::generic and custom: see execute_generic() and
+        // execute_custom() in spi.hpp.
+        const int options = kind == PlanKind::generic  ? CURSOR_OPT_GENERIC_PLAN
+                            : kind == PlanKind::custom ? CURSOR_OPT_CUSTOM_PLAN
+                                                       : 0;
         SPIPlanPtr prepared = SPI_prepare_cursor(sql, arg_count, types, options);
         if (prepared != nullptr && SPI_keepplan(prepared) != 0) return nullptr;
         return prepared;
@@ -372,6 +375,10 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
 
 std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args) {
     return execute_plan(sql, args, PlanKind::generic);
+}
+
+std::uint64_t execute_custom(const char* sql, std::initializer_list<Arg> args) {
+    return execute_plan(sql, args, PlanKind::custom);
 }
 
 void free_result() {

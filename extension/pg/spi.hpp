@@ -113,6 +113,13 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args);
 // plan depends on the values (a LIMIT, a range): those keep custom plans.
 std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args);
 
+// The same with a plan for the values at hand at every call. For a statement
+// whose generic plan depends on how big the table looked when the backend
+// first planned it: on a small table of accounts that is a sequential scan,
+// which a busy table outgrows (its dead row versions pile up between vacuums)
+// long before PostgreSQL plans it again.
+std::uint64_t execute_custom(const char* sql, std::initializer_list<Arg> args);
+
 // Releases the tuple table of the last execute(), if any (for loops that
 // run many statements in one connection; finish() frees the rest).
 void free_result();
