@@ -12,10 +12,13 @@
 namespace corebank::pg::credit_stripes {
 
 // Folds the stripes of up to accounts_max accounts (1..10,000), one account
-// at a time in id order: its row FOR NO KEY UPDATE (waits for a debit in
-// flight, never for credits), its non-zero stripes set to zero and their sum
-// added to balance_minor, inside the writer scope. Returns the accounts
-// folded. Runs inside the caller's SPI connection and transaction.
+// at a time in id order: its row FOR NO KEY UPDATE SKIP LOCKED (an account a
+// posting or a lifecycle move holds is left to the next pass), its non-zero
+// stripes not being written by a posting set to zero and their sum added to
+// balance_minor, inside the writer scope. Never waits for a lock: a fold
+// holds what it folded until its commit, so waiting for a posting that then
+// needs one of those stripes was a deadlock. Returns the accounts folded.
+// Runs inside the caller's SPI connection and transaction.
 int fold(int accounts_max);
 
 }  // namespace corebank::pg::credit_stripes
