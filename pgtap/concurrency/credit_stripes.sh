@@ -31,7 +31,10 @@
 #     against the journal) is empty, before and after a last fold, which
 #     leaves nothing more to fold;
 #   - the trial balance is zero, ledger_check_balances() and
-#     ledger_verify_chain() return no rows.
+#     ledger_verify_chain() return no rows;
+#   - a maintenance pass run (with a 1 s lock_timeout) while a credit in
+#     flight holds HOT returns at once without folding it, and later passes
+#     fold the rest (the fold never waits for a lock).
 # Exit status 0 when all hold; the last line is PASS or FAIL.
 set -euo pipefail
 
