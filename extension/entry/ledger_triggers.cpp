@@ -24,7 +24,6 @@
 // The journal and the proposed lines are append-only: refuse_change
 // (entry/append_only_trigger.cpp) refuses their UPDATE, DELETE and TRUNCATE.
 #include <array>
-#include <cstring>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -271,39 +270,13 @@ COREBANK_TRIGGER(gl_account_freeze) {
     return trigger::row_result(trigger);
 }
 
-// The period row last found open and locked FOR SHARE, per statement: the
-// rows of one INSERT (a batch writes thousands) need the lock only once, as
-// it is held to the end of the transaction and a close waits for it.
-struct OpenPeriod {
-    LocalTransactionId local_xid = InvalidLocalTransactionId;
-    SubTransactionId subxid = InvalidSubTransactionId;
-    CommandId command_id = InvalidCommandId;
-    char period[8] = {0};  // YYYY-MM
-};
-OpenPeriod open_period;
-
-bool period_locked_by_this_statement(const std::string& period) {
-    return open_period.local_xid == MyProc->lxid && open_period.subxid == GetCurrentSubTransactionId() &&
-           open_period.command_id == GetCurrentCommandId(false) && period == open_period.period;
-}
-
 /* trigger function: corebank_internal.journal_period_lock() (BEFORE INSERT ON journal_entries) */
 COREBANK_TRIGGER(journal_period_lock) {
     const HeapTuple row = trigger::new_row(trigger);
     const std::optional<std::string> period = trigger::date_period(trigger, row, "value_date");
     CB_CHECK(period.has_value());  // value_date is NOT NULL
-    CB_CHECK(period->size() < sizeof open_period.period);
     note_pending_check(trigger::text(trigger, row, "transaction_id").value());
-    if (period_locked_by_this_statement(*period) || pg::ledger::engine_holds_open_period(*period)) {
-        return trigger::row_result(trigger);
-    }
-    spi::connect();
-    pg::ledger::lock_open_period(*period);
-    spi::finish();
-    open_period.local_xid = MyProc->lxid;
-    open_period.subxid = GetCurrentSubTransactionId();
-    open_period.command_id = GetCurrentCommandId(false);
-    std::memcpy(open_period.period, period->c_str(), period->size() + 1);
+    pg::ledger::hold_open_period_for_statement(*period);
     return trigger::row_result(trigger);
 }
 

@@ -43,25 +43,24 @@ constexpr const char actor_branch_sql[] =
 constexpr const char period_create_sql[] =
     "INSERT INTO corebank.accounting_periods (period) VALUES ($1::bpchar) ON CONFLICT (period) DO NOTHING";
 
-}  // namespace
-
-namespace {
-
 // A period row locked open FOR SHARE, and where: a row lock taken in a
 // subtransaction that rolled back is gone, so the lock counts only in the
-// (sub)transaction that took it.
+// (sub)transaction that took it; `command_id` is the statement's, for the
+// journal trigger's lock that serves the rows of one statement.
 struct PeriodLock {
     bool set = false;
     LocalTransactionId local_xid = InvalidLocalTransactionId;
     SubTransactionId subxid = InvalidSubTransactionId;
+    CommandId command_id = InvalidCommandId;
     char period[8] = {0};  // YYYY-MM
 
     bool here(const std::string& name) const {
         return set && local_xid == MyProc->lxid && subxid == GetCurrentSubTransactionId() && name == period;
     }
 };
-PeriodLock last_locked;  // by lock_open_period
-PeriodLock held_period;  // by an EngineHeldPeriod
+PeriodLock last_locked;     // by lock_open_period
+PeriodLock held_period;     // by an EngineHeldPeriod
+PeriodLock statement_held;  // by hold_open_period_for_statement
 
 PeriodLock period_lock_here(const std::string& period) {
     PeriodLock lock;
@@ -69,6 +68,7 @@ PeriodLock period_lock_here(const std::string& period) {
     lock.set = true;
     lock.local_xid = MyProc->lxid;
     lock.subxid = GetCurrentSubTransactionId();
+    lock.command_id = GetCurrentCommandId(false);
     std::memcpy(lock.period, period.c_str(), period.size() + 1);
     return lock;
 }
@@ -88,7 +88,6 @@ void lock_open_period(const std::string& period) {
     last_locked = period_lock_here(period);
 }
 
-
 EngineHeldPeriod::EngineHeldPeriod(const std::string& period) {
     CB_CHECK(ledger_guard::writer_active());
     CB_CHECK(!held_period.set);  // one write at a time
@@ -99,8 +98,13 @@ EngineHeldPeriod::EngineHeldPeriod(const std::string& period) {
 
 EngineHeldPeriod::~EngineHeldPeriod() { held_period = PeriodLock{}; }
 
-bool engine_holds_open_period(const std::string& period) {
-    return ledger_guard::writer_active() && held_period.here(period);
+void hold_open_period_for_statement(const std::string& period) {
+    if (statement_held.here(period) && statement_held.command_id == GetCurrentCommandId(false)) return;
+    if (ledger_guard::writer_active() && held_period.here(period)) return;
+    spi::connect();
+    lock_open_period(period);
+    spi::finish();
+    statement_held = period_lock_here(period);
 }
 
 std::optional<std::string> actor_branch(const std::optional<std::string>& actor_id) {

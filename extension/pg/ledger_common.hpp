@@ -45,9 +45,9 @@ void lock_open_period(const std::string& period);
 
 // While the posting engine writes entries into a period it has locked open
 // (lock_open_period, earlier in the same engine call), it holds one of these:
-// journal_period_lock then needs no SPI query of its own for that period.
-// Only inside the engine's WriterScope and in the (sub)transaction that took
-// the lock; gone when the write ends, so nothing written later trusts it.
+// hold_open_period_for_statement then needs no query for that period. Only
+// inside the engine's WriterScope and in the (sub)transaction that took the
+// lock; gone when the write ends, so nothing written later trusts it.
 class EngineHeldPeriod {
 public:
     explicit EngineHeldPeriod(const std::string& period);
@@ -56,8 +56,12 @@ public:
     EngineHeldPeriod& operator=(const EngineHeldPeriod&) = delete;
 };
 
-// True when an EngineHeldPeriod for `period` (YYYY-MM) is alive in this
-// (sub)transaction and the engine's WriterScope is open.
-bool engine_holds_open_period(const std::string& period);
+// journal_period_lock's lock: `period` (YYYY-MM) held open FOR SHARE for the
+// rows of the current statement. Locks it (lock_open_period, in an SPI
+// connection of its own) unless an earlier row of this statement did, or the
+// posting engine writing these rows holds it (EngineHeldPeriod): the rows of
+// one INSERT (a batch writes thousands) need the lock once, as it is held to
+// the end of the transaction and a close waits for it.
+void hold_open_period_for_statement(const std::string& period);
 
 }  // namespace corebank::pg::ledger

@@ -104,20 +104,21 @@ constexpr const char post_pending_sql[] =
     "WHERE id = $1::uuid AND status = 'PENDING' AND released";
 
 // A posting's writes after its locks, as one statement: the chain head's
-// advance, the transactions, the journal entries and the credit stripes. Each was a statement of its own, and each statement
-// costs a plan-cache lookup with its relations' locks, an executor start and
-// end and a snapshot, whatever it writes (docs/performance.md). The main
-// SELECT names every part, so each runs, in the order of its columns; a part
-// whose arrays are empty writes nothing. Its statement triggers (the
-// journal's reference check and day totals) fire at the end of the whole
-// statement, when the transactions are there.
+// advance, the transactions, the journal entries and the credit stripes.
+// Each was a statement of its own, and each statement costs a plan-cache
+// lookup with its relations' locks, an executor start and end and a
+// snapshot, whatever it writes (docs/performance.md). The main SELECT names
+// every part, so each runs, in the order of its columns; a part whose arrays
+// are empty writes nothing. Its statement triggers (the journal's reference
+// check and day totals) fire at the end of the whole statement, when the
+// transactions are there.
 //
 // The columns arrive as arrays, one element per transaction ($1-$12, $15, in
 // chain order), per entry ($18-$28, in chain and line order) and per account
 // credited through its stripe ($29, $30); '' stands for NULL in the optional
-// text columns (a
-// request's empty text is absent, never ''). $13 is the value date, $14 the
-// backend's stripe, $16 and $17 the chain head's new seq and hash.
+// text columns (a request's empty text is absent, never ''). $13 is the value
+// date, $14 the backend's stripe, $16 and $17 the chain head's new seq and
+// hash.
 constexpr const char write_sql[] =
     "WITH chain AS ("
     "    UPDATE corebank.chain_heads SET seq = $16, hash = $17, updated_at = now() WHERE stripe = $14 RETURNING 1), "
