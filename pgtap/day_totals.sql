@@ -12,7 +12,7 @@
 -- Method: postings through the API, then compare with aggregates of
 -- journal_entries; tampering with the writer guard disabled, rolled back.
 BEGIN;
-SELECT plan(38);
+SELECT plan(40);
 \ir helpers/deposits.sql
 
 -- Rows of the stored totals (summed over stripes) that differ from the
@@ -207,6 +207,32 @@ SELECT results_eq($$SELECT problem, split_part(subject, ' ', 3), expected_minor,
                                              WHERE id = (SELECT b FROM acct))
                       AND e.value_date = '2026-03-06' AND e.side = 'D'$$,
                   'a missing GL day total is reported');
+
+-- A direct INSERT of entries (a superuser in psql: lines of a PENDING
+-- transaction) gets its day totals from the trigger: the engine adds its own
+-- entries' totals in its write statement (EngineDayTotals) and the trigger
+-- skips only that statement, never another INSERT. Last in this file: such
+-- lines leave the balances behind the entries (the engine moves balances).
+CREATE TEMP TABLE direct AS SELECT '00000000-0000-4000-8000-0000000000d1'::uuid AS id;
+INSERT INTO corebank.transactions (id, reference, type, status, value_date, branch_id, channel, operator_id)
+SELECT d.id, 'DIRECT', 'ADJUSTMENT', 'PENDING', '2026-03-06', a.branch_id, 'TEST', pg_temp.operator()
+FROM direct d, corebank.ledger_accounts a WHERE a.id = (SELECT b FROM acct);
+-- (The two totals tampered with above still differ from the journal.)
+CREATE TEMP TABLE direct_before AS
+    SELECT (SELECT sum(debit_minor) FROM corebank.account_day_totals
+            WHERE account_id = (SELECT b FROM acct) AND day = '2026-03-06') AS b_debits,
+           pg_temp.totals_differ() AS differing;
+INSERT INTO corebank.journal_entries (transaction_id, line_no, gl_account_id, ledger_account_id, currency, side,
+                                      amount_minor, branch_id, value_date, channel, operator_id)
+SELECT (SELECT id FROM direct), l.line_no, a.gl_account_id, a.id, a.currency, l.side, 40, a.branch_id, '2026-03-06',
+       'TEST', pg_temp.operator()
+FROM (VALUES (1, (SELECT b FROM acct), 'D'), (2, (SELECT a FROM acct), 'C')) AS l(line_no, account, side)
+JOIN corebank.ledger_accounts a ON a.id = l.account;
+SELECT is(pg_temp.totals_differ(), (SELECT differing FROM direct_before),
+          'a direct INSERT of two entries: no total differs from the journal but the two tampered with');
+SELECT is((SELECT sum(debit_minor) FROM corebank.account_day_totals
+           WHERE account_id = (SELECT b FROM acct) AND day = '2026-03-06'),
+          (SELECT coalesce(b_debits, 0) FROM direct_before) + 40, 'the trigger added the direct debit to its day');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -12,11 +12,15 @@
 // backend's stripe (the rule of the GL stripes and the hash chain), so
 // credits to one hot account from other backends never wait on one row.
 // The trigger is a writer of the two tables: it opens the posting engine's
-// WriterScope, whose guard refuses every other write.
+// WriterScope, whose guard refuses every other write. The posting engine's
+// own write statement adds the totals of its entries itself (the same rows,
+// in the same statement) and tells the trigger so (EngineDayTotals), so
+// that its INSERT costs no statements here.
 #include <cstdint>
 
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
+#include "pg/guard.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/ledger_guard.hpp"
 #include "pg/spi.hpp"
@@ -51,6 +55,11 @@ constexpr const char gl_totals_sql[] =
 COREBANK_TRIGGER(journal_day_totals_add) {
     CB_CHECK(corebank::pg::trigger::is_insert(trigger) && !TRIGGER_FIRED_FOR_ROW(trigger->tg_event) &&
              trigger->tg_newtable != nullptr);
+    // The posting engine's write statement adds its own entries' totals in
+    // the same statement (pg/ledger_common.hpp, EngineDayTotals).
+    const std::int64_t entries = corebank::pg::pg_guard(
+        [&]() noexcept { return static_cast<std::int64_t>(tuplestore_tuple_count(trigger->tg_newtable)); });
+    if (corebank::pg::ledger::engine_adds_day_totals(entries)) return PointerGetDatum(nullptr);
     const int stripe = corebank::pg::ledger::backend_stripe();
     corebank::pg::ledger_guard::WriterScope writer;
     spi::connect_with_transition_tables(trigger);  // new_entries

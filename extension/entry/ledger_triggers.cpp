@@ -291,7 +291,7 @@ void check_pending_balances() {
     spi::connect();
     // Generic: with an array of ids a custom plan always looked cheaper, and
     // was planned anew at every commit (75 µs).
-    const std::uint64_t rows = spi::execute_generic(balances_sql, {spi::Arg::text_column(std::move(ids))});
+    const std::uint64_t rows = spi::execute_generic(balances_sql, {spi::Arg::uuid_column(std::move(ids))});
     std::optional<std::pair<std::string, std::string>> unbalanced;  // transaction, currency
     for (std::uint64_t index = 0; index < rows; ++index) {
         const std::string transaction_id = spi::get_text(index, 1).value();

@@ -70,7 +70,7 @@ std::map<std::string, std::int64_t> deposit_minimums(const posting::Accounts& ac
     for (const auto& entry : accounts) ids.push_back(entry.first);
     std::map<std::string, std::int64_t> minimums;
     if (ids.empty()) return minimums;
-    const std::uint64_t rows = spi::execute(deposit_rows_sql, {spi::Arg::text_array(ids)});
+    const std::uint64_t rows = spi::execute_generic(deposit_rows_sql, {spi::Arg::uuid_column(ids)});
     for (std::uint64_t row = 0; row < rows; ++row) {
         minimums[spi::get_text(row, 1).value()] = spi::get_int(row, 2).value();
     }
@@ -85,8 +85,8 @@ void reactivate_account(const std::string& account_id, const std::string& actor_
 
 void record_customer_activity(const std::vector<std::string>& account_ids) {
     if (account_ids.empty()) return;
-    // text_column: a batch of transfers names up to 16,000 accounts.
-    spi::execute_generic(activity_sql, {spi::Arg::text_column(account_ids)});
+    // A column: a batch of transfers names up to 16,000 accounts.
+    spi::execute_generic(activity_sql, {spi::Arg::uuid_column(account_ids)});
 }
 
 Rules parse_rules(const std::string& json_text) {

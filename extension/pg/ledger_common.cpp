@@ -62,6 +62,16 @@ PeriodLock last_locked;     // by lock_open_period
 PeriodLock held_period;     // by an EngineHeldPeriod
 PeriodLock statement_held;  // by hold_open_period_for_statement
 
+// The engine's promise to add one statement's day totals (EngineDayTotals).
+struct DayTotalsPromise {
+    bool set = false;
+    bool used = false;
+    LocalTransactionId local_xid = InvalidLocalTransactionId;
+    SubTransactionId subxid = InvalidSubTransactionId;
+    std::int64_t entries = 0;
+};
+DayTotalsPromise day_totals_promise;
+
 PeriodLock period_lock_here(const std::string& period) {
     PeriodLock lock;
     CB_CHECK(period.size() + 1 == sizeof lock.period);
@@ -97,6 +107,26 @@ EngineHeldPeriod::EngineHeldPeriod(const std::string& period) {
 }
 
 EngineHeldPeriod::~EngineHeldPeriod() { held_period = PeriodLock{}; }
+
+EngineDayTotals::EngineDayTotals(std::int64_t entries) {
+    CB_CHECK(ledger_guard::writer_active());
+    CB_CHECK(!day_totals_promise.set);  // one write at a time
+    CB_CHECK(entries >= 1);
+    day_totals_promise = DayTotalsPromise{true, false, MyProc->lxid, GetCurrentSubTransactionId(), entries};
+}
+
+EngineDayTotals::~EngineDayTotals() { day_totals_promise = DayTotalsPromise{}; }
+
+bool engine_adds_day_totals(std::int64_t entries) {
+    DayTotalsPromise& promise = day_totals_promise;
+    if (!promise.set || promise.used || !ledger_guard::writer_active()) return false;
+    if (promise.local_xid != MyProc->lxid || promise.subxid != GetCurrentSubTransactionId()) return false;
+    // The engine's statement inserts exactly its entries: any other count is
+    // another INSERT, which the trigger must total itself.
+    if (promise.entries != entries) return false;
+    promise.used = true;
+    return true;
+}
 
 void hold_open_period_for_statement(const std::string& period) {
     if (statement_held.here(period) && statement_held.command_id == GetCurrentCommandId(false)) return;

@@ -1,6 +1,7 @@
 // ledger_common.hpp: small shared pieces of the ledger's C++ functions.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -55,6 +56,25 @@ public:
     EngineHeldPeriod(const EngineHeldPeriod&) = delete;
     EngineHeldPeriod& operator=(const EngineHeldPeriod&) = delete;
 };
+
+// While the posting engine's write statement (pg/ledger_posting.cpp
+// write_sql) adds the day totals of the entries it inserts itself, in the
+// same statement, it holds one of these naming how many entries that is:
+// journal_day_totals_add then adds nothing for that one INSERT (two
+// statements and an SPI connection fewer per posting). Only inside the
+// engine's WriterScope and in the (sub)transaction that made it; used once.
+class EngineDayTotals {
+public:
+    explicit EngineDayTotals(std::int64_t entries);
+    ~EngineDayTotals();
+    EngineDayTotals(const EngineDayTotals&) = delete;
+    EngineDayTotals& operator=(const EngineDayTotals&) = delete;
+};
+
+// Asked by journal_day_totals_add for an INSERT of `entries` rows: true when
+// an EngineDayTotals of this (sub)transaction, not yet used, names exactly
+// that many (it is then used); false otherwise, and the trigger adds them.
+bool engine_adds_day_totals(std::int64_t entries);
 
 // journal_period_lock's lock: `period` (YYYY-MM) held open FOR SHARE for the
 // rows of the current statement. Locks it (lock_open_period, in an SPI

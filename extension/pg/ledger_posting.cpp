@@ -86,14 +86,6 @@ constexpr const char first_posted_sql[] =
     "WHERE g.id IN (SELECT x.id FROM corebank.gl_accounts x "
     "               WHERE x.id = ANY ($1::uuid[]) AND x.first_posted_at IS NULL ORDER BY x.id FOR NO KEY UPDATE)";
 
-// Rows are inserted (and locked) in gl_account_id order.
-constexpr const char stripes_sql[] =
-    "INSERT INTO corebank.gl_balance_stripes AS s (gl_account_id, stripe, debit_minor, credit_minor) "
-    "SELECT d.gl, $2, d.debit, d.credit "
-    "FROM unnest($1::uuid[], $3::bigint[], $4::bigint[]) AS d(gl, debit, credit) ORDER BY d.gl "
-    "ON CONFLICT (gl_account_id, stripe) DO UPDATE "
-    "SET debit_minor = s.debit_minor + excluded.debit_minor, credit_minor = s.credit_minor + excluded.credit_minor";
-
 constexpr const char chain_lock_sql[] =
     "SELECT h.seq, h.hash FROM corebank.chain_heads h WHERE h.stripe = $1 FOR UPDATE";
 
@@ -104,7 +96,8 @@ constexpr const char post_pending_sql[] =
     "WHERE id = $1::uuid AND status = 'PENDING' AND released";
 
 // A posting's writes after its locks, as one statement: the chain head's
-// advance, the transactions, the journal entries and the credit stripes.
+// advance, the transactions, the journal entries, the credit stripes, the
+// GL balance stripes and the balances in place.
 // Each was a statement of its own, and each statement costs a plan-cache
 // lookup with its relations' locks, an executor start and end and a
 // snapshot, whatever it writes (docs/performance.md). The main SELECT names
@@ -115,10 +108,27 @@ constexpr const char post_pending_sql[] =
 //
 // The columns arrive as arrays, one element per transaction ($1-$12, $15, in
 // chain order), per entry ($18-$28, in chain and line order) and per account
-// credited through its stripe ($29, $30); '' stands for NULL in the optional
-// text columns (a request's empty text is absent, never ''). $13 is the value
-// date, $14 the backend's stripe, $16 and $17 the chain head's new seq and
+// credited through its stripe ($29, $30), per GL account with its debits
+// and credits ($31-$33, in id order) and per account moved in place with
+// its net delta ($34, $35); '' stands for NULL in the optional text columns
+// (a request's empty text is absent, never ''). $13 is the value date, $14
+// the backend's stripe (of the chain and of the GL balance stripes: the
+// chain head's lock, taken before, serialises every writer of a GL stripe
+// row, so its upsert never waits), $16 and $17 the chain head's new seq and
 // hash.
+//
+// The balances in place are a join with unnest(): a generic plan made with
+// sequential scans priced out (spi::execute_generic), so an index probe per
+// account whatever the size of the table of accounts.
+//
+// The day totals of the entries (account_day_totals per customer account,
+// $36-$38; gl_day_totals per GL account, the GL stripe's own $31-$33, as
+// every entry of one write has the value date $13) are added here too, into
+// the backend's stripe, in key order, exactly as the journal's statement
+// trigger journal_day_totals_add adds any other INSERT's: the engine holds
+// an EngineDayTotals for the statement's entries while it runs, and the
+// trigger adds nothing for them (pgTAP day_totals.sql holds the totals equal
+// to the entries after every kind of posting).
 constexpr const char write_sql[] =
     "WITH chain AS ("
     "    UPDATE corebank.chain_heads SET seq = $16, hash = $17, updated_at = now() WHERE stripe = $14 RETURNING 1), "
@@ -148,21 +158,36 @@ constexpr const char write_sql[] =
     "    INSERT INTO corebank.account_credit_stripes AS s (account_id, stripe, credit_minor) "
     "    SELECT d.id, $14, d.credit FROM unnest($29::uuid[], $30::bigint[]) AS d(id, credit) ORDER BY d.id "
     "    ON CONFLICT (account_id, stripe) DO UPDATE SET credit_minor = s.credit_minor + excluded.credit_minor "
+    "    RETURNING 1), "
+    "gl_stripes AS ("
+    "    INSERT INTO corebank.gl_balance_stripes AS s (gl_account_id, stripe, debit_minor, credit_minor) "
+    "    SELECT d.gl, $14, d.debit, d.credit "
+    "    FROM unnest($31::uuid[], $32::bigint[], $33::bigint[]) AS d(gl, debit, credit) ORDER BY d.gl "
+    "    ON CONFLICT (gl_account_id, stripe) DO UPDATE "
+    "    SET debit_minor = s.debit_minor + excluded.debit_minor, credit_minor = s.credit_minor + excluded.credit_minor "
+    "    RETURNING 1), "
+    "balances AS ("
+    "    UPDATE corebank.ledger_accounts a "
+    "    SET balance_minor = a.balance_minor + d.delta, version = a.version + 1, updated_at = now() "
+    "    FROM unnest($34::uuid[], $35::bigint[]) AS d(id, delta) WHERE a.id = d.id "
+    "    RETURNING 1), "
+    "account_days AS ("
+    "    INSERT INTO corebank.account_day_totals AS t (account_id, day, stripe, debit_minor, credit_minor) "
+    "    SELECT d.id, $13::date, $14, d.debit, d.credit "
+    "    FROM unnest($36::uuid[], $37::bigint[], $38::bigint[]) AS d(id, debit, credit) ORDER BY d.id "
+    "    ON CONFLICT (account_id, day, stripe) DO UPDATE "
+    "    SET debit_minor = t.debit_minor + excluded.debit_minor, credit_minor = t.credit_minor + excluded.credit_minor "
+    "    RETURNING 1), "
+    "gl_days AS ("
+    "    INSERT INTO corebank.gl_day_totals AS t (gl_account_id, day, stripe, debit_minor, credit_minor) "
+    "    SELECT d.gl, $13::date, $14, d.debit, d.credit "
+    "    FROM unnest($31::uuid[], $32::bigint[], $33::bigint[]) AS d(gl, debit, credit) ORDER BY d.gl "
+    "    ON CONFLICT (gl_account_id, day, stripe) DO UPDATE "
+    "    SET debit_minor = t.debit_minor + excluded.debit_minor, credit_minor = t.credit_minor + excluded.credit_minor "
     "    RETURNING 1) "
     "SELECT (SELECT count(*) FROM chain), (SELECT count(*) FROM transactions), (SELECT count(*) FROM entries), "
-    "       (SELECT count(*) FROM credit_stripes)";
-
-// The balances in place, apart from write_sql and planned for its ids at each
-// call (execute_custom): a generic plan of this UPDATE, made while the table
-// of accounts is small, is a sequential scan, and the table it scans grows
-// with every posting's dead row versions until the next vacuum. Planned for
-// the ids at hand it is an index scan (40 us to plan; the join with unnest()
-// it replaced took 94). $1 the accounts, $2 their deltas, in the same order.
-constexpr const char update_balances_sql[] =
-    "UPDATE corebank.ledger_accounts a "
-    "SET balance_minor = a.balance_minor + ($2::bigint[])[array_position($1::uuid[], a.id)], "
-    "    version = a.version + 1, updated_at = now() "
-    "WHERE a.id = ANY ($1::uuid[])";
+    "       (SELECT count(*) FROM credit_stripes), (SELECT count(*) FROM gl_stripes), "
+    "       (SELECT count(*) FROM balances), (SELECT count(*) FROM account_days), (SELECT count(*) FROM gl_days)";
 
 constexpr const char claim_sql[] =
     "INSERT INTO corebank.idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
@@ -198,7 +223,7 @@ struct GlAccount {
 };
 
 std::map<std::string, GlAccount> read_gl_accounts(const std::vector<std::string>& ids) {
-    const std::uint64_t rows = spi::execute_generic(gl_accounts_sql, {spi::Arg::text_array(ids)});
+    const std::uint64_t rows = spi::execute_generic(gl_accounts_sql, {spi::Arg::uuid_column(ids)});
     std::map<std::string, GlAccount> accounts;
     for (std::uint64_t row = 0; row < rows; ++row) {
         accounts[spi::get_text(row, 1).value()] =
@@ -245,31 +270,41 @@ rules::AccountFacts account_facts(const Account& account) {
 }
 
 void mark_first_postings(const std::vector<Line>& lines) {
-    spi::execute(first_posted_sql, {spi::Arg::text_array(distinct_gl_ids(lines))});
+    spi::execute(first_posted_sql, {spi::Arg::uuid_column(distinct_gl_ids(lines))});
 }
 
 namespace {
 
 // The pieces of write(). All run inside its ledger_guard::WriterScope.
 
-// Adds the lines' debits and credits to the GL balance stripe `stripe`.
-void add_to_stripes(const std::vector<Line>& lines, int stripe) {
-    std::map<std::string, std::pair<std::int64_t, std::int64_t>> totals;  // gl -> (debit, credit)
+// The lines' debits and credits per key, in key order, as write_sql takes
+// them (three columns): per GL account, every line (the GL balance stripe
+// and gl_day_totals), or per customer account, the lines that name one
+// (account_day_totals; the lines of one write share a value date).
+struct SideTotals {
+    std::vector<std::string> ids;
+    std::vector<std::int64_t> debits, credits;
+};
+
+enum class TotalsBy { gl_account, customer_account };
+
+SideTotals side_totals(const std::vector<Line>& lines, TotalsBy by) {
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> totals;  // key -> (debit, credit)
     for (const Line& line : lines) {
-        auto& total = totals[line.gl_account_id];
+        const std::string* key = by == TotalsBy::gl_account ? &line.gl_account_id
+                                 : line.account_id          ? &*line.account_id
+                                                            : nullptr;
+        if (key == nullptr) continue;
+        auto& total = totals[*key];
         (line.side == 'D' ? total.first : total.second) += line.amount_minor;
     }
-    std::vector<std::string> gls;
-    std::vector<std::int64_t> debits, credits;
-    for (const auto& [gl, total] : totals) {
-        gls.push_back(gl);
-        debits.push_back(total.first);
-        credits.push_back(total.second);
+    SideTotals columns;
+    for (const auto& [id, total] : totals) {
+        columns.ids.push_back(id);
+        columns.debits.push_back(total.first);
+        columns.credits.push_back(total.second);
     }
-    const std::uint64_t updated =
-        spi::execute(stripes_sql, {spi::Arg::text_column(std::move(gls)), spi::Arg::int4(stripe),
-                                   spi::Arg::int8_column(std::move(debits)), spi::Arg::int8_column(std::move(credits))});
-    CB_CHECK(updated == totals.size());
+    return columns;
 }
 
 // The lines' net customer-side movement, split the way write_sql applies
@@ -332,7 +367,7 @@ struct ChainHead {
 };
 
 ChainHead lock_chain_head(int stripe) {
-    const std::uint64_t rows = spi::execute(chain_lock_sql, {spi::Arg::int4(stripe)});
+    const std::uint64_t rows = spi::execute_generic(chain_lock_sql, {spi::Arg::int4(stripe)});
     CB_CHECK(rows == 1);  // 16 heads are seeded by the install script
     ChainHead head{spi::get_int(0, 1).value(), spi::get_bytea(0, 2).value()};
     CB_CHECK(head.seq >= 0);
@@ -433,7 +468,7 @@ Accounts load_accounts(const std::vector<Line>& lines, bool for_update) {
     if (deltas.empty()) return accounts;
     std::vector<std::string> all;
     for (const auto& entry : deltas) all.push_back(entry.first);
-    collect_accounts(spi::execute_generic(read_accounts_sql, {spi::Arg::text_array(all)}), accounts, false);
+    collect_accounts(spi::execute_generic(read_accounts_sql, {spi::Arg::uuid_column(all)}), accounts, false);
     add_committed_credits(all, accounts);
     return accounts;
 }
@@ -456,7 +491,7 @@ Accounts lock_accounts(const std::map<std::string, rules::Direction>& directions
     auto lock_debits = [&]() {
         if (debits.empty()) return;
         const std::size_t count = debits.size();
-        CB_CHECK(collect_accounts(spi::execute_generic(lock_debited_sql, {spi::Arg::text_array(std::move(debits))}),
+        CB_CHECK(collect_accounts(spi::execute_generic(lock_debited_sql, {spi::Arg::uuid_column(std::move(debits))}),
                                   accounts, false).size() <= count);
         debits.clear();
     };
@@ -468,11 +503,11 @@ Accounts lock_accounts(const std::map<std::string, rules::Direction>& directions
         }
         lock_debits();
         const std::vector<std::string> one{id};
-        if (!collect_accounts(spi::execute_generic(try_lock_credited_sql, {spi::Arg::text_array(one)}), accounts,
+        if (!collect_accounts(spi::execute_generic(try_lock_credited_sql, {spi::Arg::uuid_column(one)}), accounts,
                               false).empty()) {
             continue;
         }
-        collect_accounts(spi::execute_generic(share_credited_sql, {spi::Arg::text_array(one)}), accounts, true);
+        collect_accounts(spi::execute_generic(share_credited_sql, {spi::Arg::uuid_column(one)}), accounts, true);
     }
     lock_debits();
     add_committed_credits(all, accounts);
@@ -482,7 +517,7 @@ Accounts lock_accounts(const std::map<std::string, rules::Direction>& directions
 std::map<std::string, std::int64_t> credit_stripe_totals(const std::vector<std::string>& account_ids) {
     std::map<std::string, std::int64_t> totals;
     if (account_ids.empty()) return totals;
-    const std::uint64_t rows = spi::execute_generic(credit_stripes_sql, {spi::Arg::text_column(account_ids)});
+    const std::uint64_t rows = spi::execute_generic(credit_stripes_sql, {spi::Arg::uuid_column(account_ids)});
     for (std::uint64_t row = 0; row < rows; ++row) {
         const std::int64_t credits = spi::get_int(row, 2).value();
         CB_CHECK(credits >= 0);  // CHECK credit_minor >= 0
@@ -574,7 +609,6 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
     for (const Posting& p : postings) all_lines.insert(all_lines.end(), p.lines.begin(), p.lines.end());
     const int stripe = ledger::backend_stripe();
     ledger_guard::WriterScope writer;
-    add_to_stripes(all_lines, stripe);
 
     // The hash chain: one head lock, the hashes in order, one advance.
     ChainHead head = lock_chain_head(stripe);
@@ -637,6 +671,11 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
     BalanceMoves moves = balance_moves(all_lines, accounts);
     const std::size_t in_place_count = moves.in_place_ids.size();
     const std::size_t striped_count = moves.striped_ids.size();
+    SideTotals gl_totals = side_totals(all_lines, TotalsBy::gl_account);
+    const std::size_t gl_count = gl_totals.ids.size();
+    SideTotals account_totals = side_totals(all_lines, TotalsBy::customer_account);
+    const std::size_t account_total_count = account_totals.ids.size();
+    const ledger::EngineDayTotals day_totals(static_cast<std::int64_t>(all_lines.size()));
     // Generic: with arrays as parameters a custom plan always looks cheaper,
     // and PostgreSQL's plan cache would plan the statement anew every time.
     const std::uint64_t rows = spi::execute_generic(
@@ -655,18 +694,21 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
          spi::Arg::int8_column(std::move(amounts)), spi::Arg::text_column(std::move(entry_branches)),
          spi::Arg::text_column(std::move(entry_channels)), spi::Arg::text_column(std::move(entry_operators)),
          spi::Arg::text_column(std::move(narratives)),
-         spi::Arg::text_column(std::move(moves.striped_ids)), spi::Arg::int8_column(std::move(moves.striped_credits))});
+         spi::Arg::uuid_column(std::move(moves.striped_ids)), spi::Arg::int8_column(std::move(moves.striped_credits)),
+         spi::Arg::uuid_column(std::move(gl_totals.ids)), spi::Arg::int8_column(std::move(gl_totals.debits)),
+         spi::Arg::int8_column(std::move(gl_totals.credits)),
+         spi::Arg::uuid_column(std::move(moves.in_place_ids)), spi::Arg::int8_column(std::move(moves.in_place_deltas)),
+         spi::Arg::uuid_column(std::move(account_totals.ids)), spi::Arg::int8_column(std::move(account_totals.debits)),
+         spi::Arg::int8_column(std::move(account_totals.credits))});
     CB_CHECK(rows == 1);
     CB_CHECK(spi::get_int(0, 1).value() == 1);  // the chain head
     CB_CHECK(spi::get_int(0, 2).value() == static_cast<std::int64_t>(transaction_count));
     CB_CHECK(spi::get_int(0, 3).value() == static_cast<std::int64_t>(all_lines.size()));
     CB_CHECK(spi::get_int(0, 4).value() == static_cast<std::int64_t>(striped_count));
-    if (in_place_count > 0) {
-        const std::uint64_t updated =
-            spi::execute_custom(update_balances_sql, {spi::Arg::text_column(std::move(moves.in_place_ids)),
-                                                      spi::Arg::int8_column(std::move(moves.in_place_deltas))});
-        CB_CHECK(updated == in_place_count);
-    }
+    CB_CHECK(spi::get_int(0, 5).value() == static_cast<std::int64_t>(gl_count));
+    CB_CHECK(spi::get_int(0, 6).value() == static_cast<std::int64_t>(in_place_count));
+    CB_CHECK(spi::get_int(0, 7).value() == static_cast<std::int64_t>(account_total_count));
+    CB_CHECK(spi::get_int(0, 8).value() == static_cast<std::int64_t>(gl_count));
 }
 
 void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule) {

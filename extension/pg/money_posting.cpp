@@ -90,7 +90,7 @@ struct MoneyAccount {
 };
 
 std::map<std::string, MoneyAccount> read_accounts(const std::vector<std::string>& ids) {
-    const std::uint64_t rows = spi::execute_generic(read_accounts_sql, {spi::Arg::text_array(ids)});
+    const std::uint64_t rows = spi::execute_generic(read_accounts_sql, {spi::Arg::uuid_column(ids)});
     std::map<std::string, MoneyAccount> accounts;
     for (std::uint64_t row = 0; row < rows; ++row) {
         MoneyAccount account;
@@ -259,7 +259,7 @@ void check_money_account(const Request& request, const MoneyAccount& account) {
 void check_fixed_deposit_unfunded(const MoneyAccount& account, std::vector<std::string> others = {}) {
     if (account.account_type != "FIXED_DEPOSIT") return;
     others.push_back(account.id);
-    CB_CHECK(spi::execute_generic(lock_accounts_sql, {spi::Arg::text_array(others)}) == others.size());
+    CB_CHECK(spi::execute_generic(lock_accounts_sql, {spi::Arg::uuid_column(others)}) == others.size());
     rules::require(rules::fixed_deposit_unfunded(account.account_type, has_entries(account.id), account.number));
 }
 

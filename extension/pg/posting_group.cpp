@@ -346,7 +346,7 @@ std::string run(const JsonbArgument& requests_json, const std::vector<std::optio
     if (!released.empty()) {
         const std::uint64_t deleted = spi::execute_generic(
             release_keys_sql, {spi::Arg::text(idempotency_scope), spi::Arg::text_column(released),
-                               spi::Arg::text_column(released_ids)});
+                               spi::Arg::uuid_column(released_ids)});
         CB_CHECK(deleted == released.size());
     }
 

@@ -17,8 +17,8 @@ namespace corebank::pg::spi {
 namespace {
 
 // The posting engine's one write statement (pg/ledger_posting.cpp write_sql)
-// takes 30.
-constexpr int statement_args_max = 32;
+// takes 38.
+constexpr int statement_args_max = 40;
 // Every static statement of the extension fits (identity and ledger hold
 // about 150); the bound catches a statement text built at run time.
 constexpr int cached_plans_max = 512;
@@ -27,7 +27,7 @@ constexpr std::size_t text_array_elements_max = 1000;
 // writes 16,000 entries and names up to 16,000 accounts).
 constexpr std::size_t column_elements_max = 65536;
 
-enum class PlanKind { automatic, generic, custom };
+enum class PlanKind { automatic, generic };
 
 struct CachedPlan {
     const char* sql;   // the key: address of a static string
@@ -66,11 +66,8 @@ const CachedPlan& plan_for(const char* sql, const Oid* arg_types, int arg_count,
     Oid types[statement_args_max] = {};
     std::memcpy(types, arg_types, sizeof(Oid) * static_cast<std::size_t>(arg_count));
     const SPIPlanPtr plan = pg_guard([&]() noexcept -> SPIPlanPtr {
-        // PlanKind::generic and custom: see execute_generic() and
-        // execute_custom() in spi.hpp.
-        const int options = kind == PlanKind::generic  ? CURSOR_OPT_GENERIC_PLAN
-                            : kind == PlanKind::custom ? CURSOR_OPT_CUSTOM_PLAN
-                                                       : 0;
+        // PlanKind::generic: see execute_generic() in spi.hpp.
+        const int options = kind == PlanKind::generic ? CURSOR_OPT_GENERIC_PLAN : 0;
         SPIPlanPtr prepared = SPI_prepare_cursor(sql, arg_count, types, options);
         if (prepared != nullptr && SPI_keepplan(prepared) != 0) return nullptr;
         return prepared;
@@ -202,6 +199,14 @@ Arg Arg::text_column(std::vector<std::string> values) {
     return arg;
 }
 
+Arg Arg::uuid_column(std::vector<std::string> values) {
+    CB_CHECK(values.size() <= column_elements_max);
+    Arg arg(UUIDARRAYOID);
+    arg.is_null_ = false;
+    arg.elements_ = std::move(values);
+    return arg;
+}
+
 Arg Arg::of_integer_column(Oid type, std::vector<std::int64_t> values) {
     CB_CHECK(values.size() <= column_elements_max);
     Arg arg(type);
@@ -263,6 +268,17 @@ Datum Arg::to_datum() const {
                         cstring_to_text_with_len(elements[index].data(), static_cast<int>(elements[index].size())));
                 }
                 return PointerGetDatum(construct_array(datums, count, TEXTOID, -1, false, TYPALIGN_INT));
+            });
+        }
+        case UUIDARRAYOID: {
+            const std::string* elements = elements_.data();
+            const int count = static_cast<int>(elements_.size());
+            return pg_guard([&]() noexcept {
+                Datum* datums = static_cast<Datum*>(palloc(sizeof(Datum) * static_cast<std::size_t>(count > 0 ? count : 1)));
+                for (int index = 0; index < count; ++index) {
+                    datums[index] = DirectFunctionCall1(uuid_in, CStringGetDatum(elements[index].c_str()));
+                }
+                return PointerGetDatum(construct_array(datums, count, UUIDOID, UUID_LEN, false, TYPALIGN_CHAR));
             });
         }
         case INT4ARRAYOID:
@@ -332,6 +348,35 @@ private:
     MemoryContext previous_;
 };
 
+// Makes sure the generic plan of `plan` is built, or rebuilt after an
+// invalidation, with sequential scans and JIT off (see execute_generic in
+// spi.hpp), before SPI_execute_plan runs it. Only the planning is done under
+// those settings: GetCachedPlan here takes the statement's relation locks
+// and accepts the invalidations they bring, so the plan SPI_execute_plan
+// then finds is this one, and what the statement runs (its triggers, the
+// functions it calls) plans with the session's own settings. JIT off, since
+// a sequential scan that is the only path costs disable_cost (1e10), far
+// above jit_above_cost. Both settings are put back on every path (an error
+// leaves as PgError through pg_guard).
+void plan_keyed(SPIPlanPtr plan) {
+    const bool seqscan_was = enable_seqscan;
+    const bool jit_was = jit_enabled;
+    enable_seqscan = false;
+    jit_enabled = false;
+    try {
+        pg_guard([&]() noexcept {
+            ::CachedPlan* const built = SPI_plan_get_cached_plan(plan);
+            if (built != nullptr) ReleaseCachedPlan(built, CurrentResourceOwner);
+        });
+    } catch (...) {
+        enable_seqscan = seqscan_was;
+        jit_enabled = jit_was;
+        throw;
+    }
+    enable_seqscan = seqscan_was;
+    jit_enabled = jit_was;
+}
+
 std::uint64_t execute_plan(const char* sql, std::initializer_list<Arg> args, PlanKind kind) {
     const int arg_count = static_cast<int>(args.size());
     CB_CHECK(arg_count <= statement_args_max);
@@ -359,6 +404,7 @@ std::uint64_t execute_plan(const char* sql, std::initializer_list<Arg> args, Pla
     const SPIPlanPtr plan = cached.plan;
     // read_only = false: each statement takes a fresh snapshot, so a query
     // that follows a row lock wait sees what the lock holder committed.
+    if (kind == PlanKind::generic) plan_keyed(plan);
     const int result = pg_guard([&]() noexcept { return SPI_execute_plan(plan, values, nulls, false, 0); });
     if (result < 0) {
         const char* code = pg_guard([&]() noexcept { return SPI_result_code_string(result); });
@@ -375,10 +421,6 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args) {
 
 std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args) {
     return execute_plan(sql, args, PlanKind::generic);
-}
-
-std::uint64_t execute_custom(const char* sql, std::initializer_list<Arg> args) {
-    return execute_plan(sql, args, PlanKind::custom);
 }
 
 void free_result() {

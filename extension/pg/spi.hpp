@@ -54,6 +54,12 @@ public:
     static Arg text_column(std::vector<std::string> values);
     static Arg int8_column(std::vector<std::int64_t> values);
     static Arg int4_column(std::vector<std::int32_t> values);
+    // A list of keys as uuid[] (up to 65,536), each parsed once here by
+    // uuid_in (its error for a bad one). Not text[] cast in the statement:
+    // `= ANY ($1::uuid[])` over a text[] parameter is evaluated per row a
+    // scan visits, parsing every element again for each (under the postings
+    // benchmark that was a tenth of the database's CPU).
+    static Arg uuid_column(std::vector<std::string> values);
 
     Oid type() const noexcept { return type_; }
     bool is_null() const noexcept { return is_null_; }
@@ -111,14 +117,14 @@ std::uint64_t execute(const char* sql, std::initializer_list<Arg> args);
 // the values at hand looks cheaper (an array parameter does that), which
 // costs a posting more than running them. Not for statements whose best
 // plan depends on the values (a LIMIT, a range): those keep custom plans.
+// The plan is made with sequential scans priced out (enable_seqscan off
+// while it is planned, and planned again after an invalidation): a generic
+// plan made while a table is small scans it whole, and keeps doing so as
+// the table grows (the journal, the idempotency keys) or bloats between
+// vacuums (accounts, chain heads); a key probe costs the same at any size.
+// Only the statement's own plan: what it runs (triggers, functions) plans
+// with the session's settings.
 std::uint64_t execute_generic(const char* sql, std::initializer_list<Arg> args);
-
-// The same with a plan for the values at hand at every call. For a statement
-// whose generic plan depends on how big the table looked when the backend
-// first planned it: on a small table of accounts that is a sequential scan,
-// which a busy table outgrows (its dead row versions pile up between vacuums)
-// long before PostgreSQL plans it again.
-std::uint64_t execute_custom(const char* sql, std::initializer_list<Arg> args);
 
 // Releases the tuple table of the last execute(), if any (for loops that
 // run many statements in one connection; finish() frees the rest).

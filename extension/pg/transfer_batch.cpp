@@ -58,7 +58,7 @@ AccountStates lock_accounts(const std::vector<Transfer>& transfers) {
         ids.insert(t.to_account_id);
     }
     const std::uint64_t rows =
-        spi::execute_generic(lock_accounts_sql, {spi::Arg::text_column({ids.begin(), ids.end()})});
+        spi::execute_generic(lock_accounts_sql, {spi::Arg::uuid_column({ids.begin(), ids.end()})});
     AccountStates accounts;
     for (std::uint64_t row = 0; row < rows; ++row) {
         AccountState state;

@@ -40,7 +40,7 @@ constexpr const char branches_sql[] =
     "SELECT b.id::text, b.code, b.active FROM corebank.branches b "
     "WHERE b.id = ANY ($1::uuid[])";
 
-spi::Arg id_list(const std::set<std::string>& ids) { return spi::Arg::text_column({ids.begin(), ids.end()}); }
+spi::Arg id_list(const std::set<std::string>& ids) { return spi::Arg::uuid_column({ids.begin(), ids.end()}); }
 
 posting::Line line(std::int64_t line_no, const AccountState& state, const std::string& account_id, char side,
                    std::int64_t amount, const std::string& narrative) {
