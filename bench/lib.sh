@@ -13,7 +13,11 @@ readonly PORT_MAX=24999
 readonly HEALTH_TIMEOUT_S=30
 # shellcheck source=../deploy/cluster-settings.sh
 source "$ROOT/deploy/cluster-settings.sh"
-readonly PG_SETTINGS=$PG_EMBEDDED_SETTINGS
+# BENCH_EXTRA_PG: server settings added after the shipped ones, for an
+# experiment (a setting tried before it is shipped, pg_stat_statements
+# loaded to profile a run); every figure docs/performance.md records was
+# taken without it.
+readonly PG_SETTINGS="$PG_EMBEDDED_SETTINGS ${BENCH_EXTRA_PG:-}"
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
