@@ -233,6 +233,7 @@ SELECT set_eq(
       'corebank.core_transfer(jsonb,uuid)',
       'corebank.core_transfer_batch(jsonb,uuid)',
       'corebank.core_postings(jsonb,uuid[])',
+      'corebank.core_postings_rows(jsonb,uuid[])',
       'corebank.eod_step(text)',
       'corebank.core_jobs_list(date,text,text,integer,integer)',
       'corebank.core_jobs_get(uuid)',

@@ -11,7 +11,7 @@
 -- refused whole. Method: call the face from SQL as the tier does, compare
 -- with core_transfer on the same requests, read the journal and the keys.
 BEGIN;
-SELECT plan(47);
+SELECT plan(55);
 \ir helpers/deposits.sql
 
 SELECT pg_temp.today('2026-03-02');
@@ -188,6 +188,33 @@ SELECT is(pg_temp.status(pg_temp.acc('b')), 'ACTIVE', 'and reactivate it');
 SELECT is((SELECT format('%s>%s %s %s', h.from_status, h.to_status, h.reason, (h.actor_id = pg_temp.operator())::text)
            FROM corebank.account_status_history h WHERE h.account_id = pg_temp.acc('b') ORDER BY h.id DESC LIMIT 1),
           'DORMANT>ACTIVE reactivated by a customer-initiated posting true', 'once, with its history row, by the actor');
+
+-- The same call with its answers as rows (core_postings_rows, what the tier
+-- reads): in request order, a POSTED row's response is jsonb's own text of
+-- the posted transaction, an ALONE row has a reason and no response.
+SELECT is((SELECT l.lanname || ' ' || p.prosecdef FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+           WHERE p.oid = 'corebank.core_postings_rows(jsonb, uuid[])'::regprocedure),
+          'c true', 'core_postings_rows is a C function, SECURITY DEFINER');
+SELECT ok(has_function_privilege('corebank_app', 'corebank.core_postings_rows(jsonb, uuid[])', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'corebank.core_postings_rows(jsonb, uuid[])', 'EXECUTE'),
+          'the tier''s role may call it, PUBLIC may not');
+CREATE TEMP TABLE rows_answer AS
+    SELECT row_number() OVER () AS n, r.*
+    FROM corebank.core_postings_rows(jsonb_build_array(pg_temp.t('a', 'b', 7), pg_temp.t('b', 'a', 3),
+                                                       pg_temp.t('c', 'a', 1000000000)),
+                                     array_fill(pg_temp.operator(), ARRAY[3])) AS r;
+SELECT is((SELECT array_agg(status ORDER BY n) FROM rows_answer), ARRAY['POSTED', 'POSTED', 'ALONE'],
+          'one row per request, in request order');
+SELECT is((SELECT count(*)::int FROM rows_answer WHERE status = 'POSTED' AND response = response::jsonb::text
+           AND reason IS NULL), 2, 'a POSTED row''s response is jsonb''s own text, with no reason');
+SELECT is((SELECT count(*)::int FROM rows_answer r JOIN corebank.transactions t ON t.id = (r.response::jsonb ->> 'id')::uuid
+           WHERE t.status = 'POSTED' AND t.type = 'TRANSFER'), 2, 'and names the transaction it posted');
+SELECT is((SELECT response::jsonb ->> 'amountMinor' FROM rows_answer WHERE n = 1), '7',
+          'the first request''s own transfer');
+SELECT is((SELECT response IS NULL AND reason LIKE 'posted alone: %' FROM rows_answer WHERE n = 3), true,
+          'an ALONE row has a reason and no response');
+SELECT throws_ok($$SELECT * FROM corebank.core_postings_rows('{}', ARRAY[pg_temp.operator()])$$,
+                 'CBV00', 'requests: must be a JSON array of 1 to 256 postings', 'a malformed call is refused whole');
 
 -- The books.
 SELECT ok(pg_temp.ledger_healthy(), 'every transaction balances and every balance matches its entries');

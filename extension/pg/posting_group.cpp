@@ -312,7 +312,7 @@ void post_group(std::vector<Request>& requests) {
 
 }  // namespace
 
-std::string run(const JsonbArgument& requests_json, const std::vector<std::optional<std::string>>& actors) {
+std::vector<Answer> run(const JsonbArgument& requests_json, const std::vector<std::optional<std::string>>& actors) {
     if (requests_json.absent() || !requests_json.is_array() || requests_json.array_size() == 0 ||
         requests_json.array_size() > requests_max) {
         malformed("requests: must be a JSON array of 1 to " + std::to_string(requests_max) + " postings");
@@ -350,20 +350,39 @@ std::string run(const JsonbArgument& requests_json, const std::vector<std::optio
         CB_CHECK(deleted == released.size());
     }
 
-    std::string answers = "[";
+    std::vector<Answer> answers(count);
     for (std::size_t index = 0; index < count; ++index) {
         const Request& r = requests[index];
-        if (index > 0) answers += ", ";
+        Answer& answer = answers[index];
         if (!r.posted) {
             CB_CHECK(r.alone.has_value());
-            answers += json{{"status", "ALONE"}, {"reason", *r.alone}}.dump(-1, ' ', false, json::error_handler_t::replace);
+            // A reason may quote a request's bytes: invalid UTF-8 replaced, as
+            // JSON text (core_postings) and a text column (core_postings_rows) need.
+            answer.reason = json::parse(json(*r.alone).dump(-1, ' ', false, json::error_handler_t::replace))
+                                .get<std::string>();
             continue;
         }
         CB_CHECK(!r.alone.has_value() && !r.response.empty());
-        answers += "{\"status\": \"POSTED\", \"response\": " + r.response + "}";
+        answer.posted = true;
+        answer.response = r.response;
     }
-    answers += "]";
     return answers;
+}
+
+std::string answers_json(const std::vector<Answer>& answers) {
+    std::string out = "[";
+    for (std::size_t index = 0; index < answers.size(); ++index) {
+        const Answer& answer = answers[index];
+        if (index > 0) out += ", ";
+        if (!answer.posted) {
+            out += json{{"status", "ALONE"}, {"reason", answer.reason}}.dump();
+            continue;
+        }
+        CB_CHECK(!answer.response.empty());
+        out += "{\"status\": \"POSTED\", \"response\": " + answer.response + "}";
+    }
+    out += "]";
+    return out;
 }
 
 }  // namespace corebank::pg::posting_group

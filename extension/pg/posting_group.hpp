@@ -40,12 +40,24 @@ namespace corebank::pg::posting_group {
 // the batch's own bounds.
 inline constexpr std::size_t requests_max = 256;
 
-// Runs inside the caller's SPI connection and transaction; returns the JSON
-// text of the answers: an array with one element per request, in order,
-// {"status":"POSTED","response":<TransactionResponse>} or
-// {"status":"ALONE","reason":"..."}. CBV00 for a malformed call (not an
-// array of 1..requests_max {"operation","request"} objects, or not one
-// actor per request).
-std::string run(const JsonbArgument& requests, const std::vector<std::optional<std::string>>& actors);
+// One request's answer: posted, with the TransactionResponse as jsonb's
+// text of it (what core_transfer's response prints as text), or not, with
+// the reason it goes alone.
+struct Answer {
+    bool posted = false;
+    std::string response;  // posted
+    std::string reason;    // not posted; valid UTF-8 (an invalid byte of a request's text is replaced)
+};
+
+// Runs inside the caller's SPI connection and transaction; returns one
+// answer per request, in order. CBV00 for a malformed call (not an array of
+// 1..requests_max {"operation","request"} objects, or not one actor per
+// request).
+std::vector<Answer> run(const JsonbArgument& requests, const std::vector<std::optional<std::string>>& actors);
+
+// The answers as corebank.core_postings returns them: the JSON text of an
+// array with one element per request, {"status":"POSTED","response":
+// <TransactionResponse>} or {"status":"ALONE","reason":"..."}.
+std::string answers_json(const std::vector<Answer>& answers);
 
 }  // namespace corebank::pg::posting_group

@@ -2,7 +2,7 @@
 // (docs/design/posting-group.md).
 //
 // Concurrent single posting requests are gathered and posted together in one
-// database call (corebank.core_postings), because the per-posting database
+// database call (corebank.core_postings_rows), because the per-posting database
 // work done set-based costs a fraction of N separate transactions. There is no
 // extra thread: the worker thread of a request that finds a free lane becomes
 // the group's leader and posts everything queued (itself first); requests that
@@ -158,7 +158,7 @@ std::vector<GroupAnswer> group_answers_from_rows(const QueryResult& result, std:
 std::string group_requests_json(const std::vector<PostingRequest>& requests, std::string_view operation);
 
 // POST /v1/transfers's group over corebank.core_transfer and
-// corebank.core_postings; null when lanes is 0 (grouping off).
+// corebank.core_postings_rows; null when lanes is 0 (grouping off).
 std::shared_ptr<PostingGroup> make_transfer_posting_group(int lanes);
 
 }  // namespace corebank::httpd::core_banking

@@ -104,14 +104,13 @@ inline const Statement money_withdraw{"core_withdraw", "SELECT corebank.core_wit
 inline const Statement money_transfer{"core_transfer", "SELECT corebank.core_transfer($1::jsonb, $2::uuid)::text", 2, unscoped};
 // A group of concurrent single postings in one transaction (banking/posting_group.hpp):
 // [{"operation", "request"}, ...] and each request's acting staff member, as a text array.
-// One row per request, in order: its status, its response as jsonb's text
-// (what the single function's ::text prints for the same value) and the reason
-// of an ALONE answer, so that the tier reads columns instead of parsing JSON.
+// One row per request, in order (core_postings_rows returns them so): its
+// status, its response as jsonb's text (what the single function's ::text
+// prints for the same value) and the reason of an ALONE answer, so that the
+// tier reads columns instead of parsing JSON.
 inline const Statement money_postings{
-    "core_postings",
-    "SELECT a.e ->> 'status', (a.e -> 'response')::text, a.e ->> 'reason' "
-    "FROM jsonb_array_elements(corebank.core_postings($1::jsonb, $2::uuid[])) WITH ORDINALITY AS a(e, n) "
-    "ORDER BY a.n",
+    "core_postings_rows",
+    "SELECT r.status, r.response, r.reason FROM corebank.core_postings_rows($1::jsonb, $2::uuid[]) AS r",
     2,
     unscoped};
 inline const Statement money_transfer_batch{"core_transfer_batch",
