@@ -6,7 +6,7 @@
 # Starts its own throwaway cluster and corebankd (bench/lib.sh, the way of
 # bench/ingest/run.sh), opens ACCOUNTS savings accounts through HTTP,
 # initialises pgbench (scale 10, a database of its own), then runs ROUNDS
-# rounds of three phases of SECONDS each:
+# rounds (default 5) of three phases of SECONDS (default 6) each:
 #   1. many: wrk with CLIENTS connections posts POST /v1/transfers between two
 #      random accounts (amount 1, a unique Idempotency-Key each);
 #   2. hot:  the same, but every transfer credits one account (its balance row
@@ -29,8 +29,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly ROOT
 export BENCH_DIR=$ROOT/bench
 
-phase_s=10
-rounds=3
+phase_s=6
+rounds=5
 clients=8
 accounts=200
 build_dir=$ROOT/build
