@@ -117,6 +117,8 @@ EngineDayTotals::EngineDayTotals(std::int64_t entries) {
 
 EngineDayTotals::~EngineDayTotals() { day_totals_promise = DayTotalsPromise{}; }
 
+bool EngineDayTotals::used() const { return day_totals_promise.set && day_totals_promise.used; }
+
 bool engine_adds_day_totals(std::int64_t entries) {
     DayTotalsPromise& promise = day_totals_promise;
     if (!promise.set || promise.used || !ledger_guard::writer_active()) return false;

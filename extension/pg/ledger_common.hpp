@@ -67,6 +67,10 @@ class EngineDayTotals {
 public:
     explicit EngineDayTotals(std::int64_t entries);
     ~EngineDayTotals();
+    // Whether journal_day_totals_add skipped the statement's INSERT: the
+    // engine checks it after the statement, since otherwise its entries'
+    // totals were added twice.
+    bool used() const;
     EngineDayTotals(const EngineDayTotals&) = delete;
     EngineDayTotals& operator=(const EngineDayTotals&) = delete;
 };
