@@ -33,6 +33,7 @@
 #include "pg/ledger_common.hpp"
 #include "pg/ledger_guard.hpp"
 #include "pg/spi.hpp"
+#include "pg/transaction_place.hpp"
 
 extern "C" {
 #include "access/xact.h"
@@ -98,8 +99,7 @@ constexpr const char balance_sql[] =
 // one. Everything here is per backend and forgotten when the local
 // transaction id changes.
 struct BalancedChecks {
-    LocalTransactionId local_xid = InvalidLocalTransactionId;
-    SubTransactionId subxid = InvalidSubTransactionId;
+    pg::TransactionPlace place;
     std::unordered_map<std::string, std::int64_t> max_entry_id;  // transaction id -> covered up to
 };
 BalancedChecks balanced_checks;
@@ -133,9 +133,8 @@ void note_pending_check(const std::string& transaction_id) {
 }
 
 BalancedChecks& current_checks() {
-    if (balanced_checks.local_xid != MyProc->lxid || balanced_checks.subxid != GetCurrentSubTransactionId()) {
-        balanced_checks.local_xid = MyProc->lxid;
-        balanced_checks.subxid = GetCurrentSubTransactionId();
+    if (!balanced_checks.place.is_current()) {
+        balanced_checks.place = pg::TransactionPlace::current();
         balanced_checks.max_entry_id.clear();
     }
     return balanced_checks;

@@ -9,12 +9,11 @@
 #include "pg/ledger_guard.hpp"
 #include "pg/postgres.hpp"
 #include "pg/spi.hpp"
+#include "pg/transaction_place.hpp"
 #include "pg/values.hpp"
 
 extern "C" {
-#include "access/xact.h"
 #include "miscadmin.h"
-#include "storage/proc.h"
 }
 
 namespace corebank::pg::ledger {
@@ -49,14 +48,11 @@ constexpr const char period_create_sql[] =
 // journal trigger's lock that serves the rows of one statement.
 struct PeriodLock {
     bool set = false;
-    LocalTransactionId local_xid = InvalidLocalTransactionId;
-    SubTransactionId subxid = InvalidSubTransactionId;
+    TransactionPlace place;
     CommandId command_id = InvalidCommandId;
     char period[8] = {0};  // YYYY-MM
 
-    bool here(const std::string& name) const {
-        return set && local_xid == MyProc->lxid && subxid == GetCurrentSubTransactionId() && name == period;
-    }
+    bool here(const std::string& name) const { return set && place.is_current() && name == period; }
 };
 PeriodLock last_locked;     // by lock_open_period
 PeriodLock held_period;     // by an EngineHeldPeriod
@@ -66,8 +62,7 @@ PeriodLock statement_held;  // by hold_open_period_for_statement
 struct DayTotalsPromise {
     bool set = false;
     bool used = false;
-    LocalTransactionId local_xid = InvalidLocalTransactionId;
-    SubTransactionId subxid = InvalidSubTransactionId;
+    TransactionPlace place;
     std::int64_t entries = 0;
 };
 DayTotalsPromise day_totals_promise;
@@ -76,8 +71,7 @@ PeriodLock period_lock_here(const std::string& period) {
     PeriodLock lock;
     CB_CHECK(period.size() + 1 == sizeof lock.period);
     lock.set = true;
-    lock.local_xid = MyProc->lxid;
-    lock.subxid = GetCurrentSubTransactionId();
+    lock.place = TransactionPlace::current();
     lock.command_id = GetCurrentCommandId(false);
     std::memcpy(lock.period, period.c_str(), period.size() + 1);
     return lock;
@@ -112,7 +106,7 @@ EngineDayTotals::EngineDayTotals(std::int64_t entries) {
     CB_CHECK(ledger_guard::writer_active());
     CB_CHECK(!day_totals_promise.set);  // one write at a time
     CB_CHECK(entries >= 1);
-    day_totals_promise = DayTotalsPromise{true, false, MyProc->lxid, GetCurrentSubTransactionId(), entries};
+    day_totals_promise = DayTotalsPromise{true, false, TransactionPlace::current(), entries};
 }
 
 EngineDayTotals::~EngineDayTotals() { day_totals_promise = DayTotalsPromise{}; }
@@ -121,8 +115,7 @@ bool EngineDayTotals::used() const { return day_totals_promise.set && day_totals
 
 bool engine_adds_day_totals(std::int64_t entries) {
     DayTotalsPromise& promise = day_totals_promise;
-    if (!promise.set || promise.used || !ledger_guard::writer_active()) return false;
-    if (promise.local_xid != MyProc->lxid || promise.subxid != GetCurrentSubTransactionId()) return false;
+    if (!promise.set || promise.used || !ledger_guard::writer_active() || !promise.place.is_current()) return false;
     // The engine's statement inserts exactly its entries: any other count is
     // another INSERT, which the trigger must total itself.
     if (promise.entries != entries) return false;
