@@ -191,21 +191,17 @@ Arg Arg::text_array(std::optional<std::vector<std::string>> values) {
     return arg;
 }
 
-Arg Arg::text_column(std::vector<std::string> values) {
+Arg Arg::of_text_column(Oid type, std::vector<std::string> values) {
     CB_CHECK(values.size() <= column_elements_max);
-    Arg arg(TEXTARRAYOID);
+    Arg arg(type);
     arg.is_null_ = false;
     arg.elements_ = std::move(values);
     return arg;
 }
 
-Arg Arg::uuid_column(std::vector<std::string> values) {
-    CB_CHECK(values.size() <= column_elements_max);
-    Arg arg(UUIDARRAYOID);
-    arg.is_null_ = false;
-    arg.elements_ = std::move(values);
-    return arg;
-}
+Arg Arg::text_column(std::vector<std::string> values) { return of_text_column(TEXTARRAYOID, std::move(values)); }
+
+Arg Arg::uuid_column(std::vector<std::string> values) { return of_text_column(UUIDARRAYOID, std::move(values)); }
 
 Arg Arg::of_integer_column(Oid type, std::vector<std::int64_t> values) {
     CB_CHECK(values.size() <= column_elements_max);
@@ -357,24 +353,31 @@ private:
 // functions it calls) plans with the session's own settings. JIT off, since
 // a sequential scan that is the only path costs disable_cost (1e10), far
 // above jit_above_cost. Both settings are put back on every path (an error
-// leaves as PgError through pg_guard).
-void plan_keyed(SPIPlanPtr plan) {
-    const bool seqscan_was = enable_seqscan;
-    const bool jit_was = jit_enabled;
-    enable_seqscan = false;
-    jit_enabled = false;
-    try {
-        pg_guard([&]() noexcept {
-            ::CachedPlan* const built = SPI_plan_get_cached_plan(plan);
-            if (built != nullptr) ReleaseCachedPlan(built, CurrentResourceOwner);
-        });
-    } catch (...) {
-        enable_seqscan = seqscan_was;
-        jit_enabled = jit_was;
-        throw;
+// leaves as PgError through pg_guard, and unwinds through KeyedPlanning).
+class KeyedPlanning {
+public:
+    KeyedPlanning() noexcept : seqscan_was_(enable_seqscan), jit_was_(jit_enabled) {
+        enable_seqscan = false;
+        jit_enabled = false;
     }
-    enable_seqscan = seqscan_was;
-    jit_enabled = jit_was;
+    ~KeyedPlanning() {
+        enable_seqscan = seqscan_was_;
+        jit_enabled = jit_was_;
+    }
+    KeyedPlanning(const KeyedPlanning&) = delete;
+    KeyedPlanning& operator=(const KeyedPlanning&) = delete;
+
+private:
+    const bool seqscan_was_;
+    const bool jit_was_;
+};
+
+void plan_keyed(SPIPlanPtr plan) {
+    const KeyedPlanning settings;
+    pg_guard([&]() noexcept {
+        ::CachedPlan* const built = SPI_plan_get_cached_plan(plan);
+        if (built != nullptr) ReleaseCachedPlan(built, CurrentResourceOwner);
+    });
 }
 
 std::uint64_t execute_plan(const char* sql, std::initializer_list<Arg> args, PlanKind kind) {

@@ -72,13 +72,16 @@ private:
     // integer (int4, int8, bool); nullopt is SQL NULL.
     static Arg of_bytes(Oid type, std::optional<std::string_view> value);
     static Arg of_integer(Oid type, std::optional<std::int64_t> value);
-    // The integer arrays (bigint[], int4[]), held as int64 either way.
+    // The arrays whose elements are held as text (text[], and uuid[] parsed
+    // in to_datum), and the integer arrays (bigint[], int4[]), held as int64
+    // either way.
+    static Arg of_text_column(Oid type, std::vector<std::string> values);
     static Arg of_integer_column(Oid type, std::vector<std::int64_t> values);
 
     Oid type_;
     bool is_null_ = true;
     std::string bytes_;                  // text, bytea, jsonb (as JSON text)
-    std::vector<std::string> elements_;  // text[]
+    std::vector<std::string> elements_;  // text[], uuid[] (as text)
     std::vector<std::int64_t> integers_; // bigint[], int4[]
     Uuid uuid_{};
     std::int64_t integer_ = 0;           // int4, int8, bool
