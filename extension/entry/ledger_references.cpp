@@ -68,7 +68,10 @@ using corebank::pg::ledger::fail;
 // planner neither flattens nor turns into a hashed subplan: every entry
 // costs one index probe per table, whatever the tables' size (an EXISTS
 // sublink was planned as a hash of the whole table). The customer account's
-// probe takes the row FOR KEY SHARE.
+// probe takes the row FOR KEY SHARE. Planned as a key statement
+// (spi::execute_generic): it has no parameters, so PostgreSQL keeps the one
+// plan it makes first, and a plan made while the accounts or transactions
+// were one analyzed page read them whole for every entry.
 constexpr const char missing_reference_sql[] =
     "SELECT e.transaction_id::text, e.line_no, e.ledger_account_id IS NOT NULL AND a.found IS NULL, "
     "       g.found IS NULL, b.found IS NULL, t.found IS NULL "
@@ -111,7 +114,7 @@ COREBANK_TRIGGER(journal_references_check) {
     CB_CHECK(trigger::is_insert(trigger) && !TRIGGER_FIRED_FOR_ROW(trigger->tg_event) &&
              trigger->tg_newtable != nullptr);
     spi::connect_with_transition_tables(trigger);  // new_entries
-    const std::uint64_t rows = spi::execute(missing_reference_sql, {});
+    const std::uint64_t rows = spi::execute_generic(missing_reference_sql, {});
     CB_CHECK(rows <= 1);
     if (rows == 1) {
         const std::string transaction_id = spi::get_text(0, 1).value();
