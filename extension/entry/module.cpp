@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/settings_table.hpp"
+#include "pg/check_constraints.hpp"
 #include "pg/postgres.hpp"
 #include "pg/root_key.hpp"
 #include "pg/settings.hpp"
@@ -135,4 +136,5 @@ void _PG_init(void) {
         if (table::read_by_database(table::all[index]->side)) define_setting(*table::all[index], index);
     corebank::pg::root_key::define_setting();  // corebank.root_key_file, PGC_SIGHUP (pg/root_key.hpp)
     MarkGUCPrefixReserved("corebank");
+    corebank::pg::check_constraints::install();  // CHECK constraints planned once per backend
 }
