@@ -54,11 +54,8 @@ void drop_all() {
     if (entries == nullptr) return;
     HASH_SEQ_STATUS status;
     hash_seq_init(&status, entries);
-    while (Entry* entry = static_cast<Entry*>(hash_seq_search(&status))) {
-        MemoryContextDelete(entry->context);
-        bool found = false;
-        hash_search(entries, &entry->relation, HASH_REMOVE, &found);
-    }
+    // dynahash lets a scan remove the element it has just returned.
+    while (Entry* entry = static_cast<Entry*>(hash_seq_search(&status))) drop_entry(entry);
 }
 
 void on_relcache(Datum /*arg*/, Oid relation) {

@@ -16,8 +16,9 @@
 // expressions this backend keeps for the table, so ExecRelCheck finds them
 // built and only evaluates them. The planned expressions are exactly what
 // ExecRelCheck would build (stringToNode of the same text, expression_planner),
-// kept in a memory context of their own per table; only the per-statement
-// ExecInitExpr remains. The constraints, their names, their order, their
+// kept in a memory context of their own per table; what remains per
+// statement is a copy of them (the statement's ExprStates point into it) and
+// ExecInitExpr. The constraints, their names, their order, their
 // errors and when they run are PostgreSQL's own, unchanged.
 //
 // Invalidation: a table's entry is dropped on any relcache invalidation of it
