@@ -132,7 +132,7 @@ std::optional<TokenVerifier::Verified> TokenVerifier::verify_signed(const std::s
     out.token.jti = claims["jti"].get<std::string>();
     out.token.subject = claims["sub"].get<std::string>();
     out.token.is_client_token = claims.contains("token_type") && claims["token_type"] == "client";
-    out.token.claims = std::move(claims);
+    out.token.claims = std::make_shared<const nlohmann::json>(std::move(claims));
     return out;
 }
 

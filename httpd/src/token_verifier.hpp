@@ -37,7 +37,9 @@ namespace corebank::httpd {
 class Db;
 
 struct VerifiedToken {
-    nlohmann::json claims;
+    // The token's payload, shared with the verifier's cache of verified
+    // tokens: every request of a known token gets it without a copy. Never null.
+    std::shared_ptr<const nlohmann::json> claims;
     std::string jti;
     std::string subject;
     bool is_client_token = false;

@@ -95,7 +95,8 @@ TEST_F(TokenVerifierTest, AcceptsValidUserToken) {
     EXPECT_EQ(verified->subject, "5b0f2a4e-8c1d-4f7a-9e3b-2d6c1a0b9f8e");
     EXPECT_EQ(verified->jti, "b7e1c2d3-0000-4000-8000-000000000001");
     EXPECT_FALSE(verified->is_client_token);
-    EXPECT_EQ(verified->claims, user_claims());
+    ASSERT_NE(verified->claims, nullptr);
+    EXPECT_EQ(*verified->claims, user_claims());
 }
 
 // Goal: a client-credentials token (token_type "client") is flagged as one.
@@ -274,7 +275,7 @@ TEST_F(TokenVerifierTest, RemembersAVerifiedTokenAndAnswersTheSame) {
     ASSERT_TRUE(again.has_value());
     EXPECT_EQ(again->subject, first->subject);
     EXPECT_EQ(again->jti, first->jti);
-    EXPECT_EQ(again->claims, first->claims);
+    EXPECT_EQ(*again->claims, *first->claims);
     EXPECT_FALSE(again->is_client_token);
     EXPECT_EQ(verifier.verified_count(), 1u);
 }

@@ -153,7 +153,7 @@ HttpResponse handle_introspect(const Context& context, const HttpRequest& reques
     if (!verified || !is_uuid(verified->jti)) return json_response(200, inactive);
     const auto state = parse_db_json(db.exec(sql::introspect, {verified->jti}).scalar());
     if (!(state.contains("active") && state["active"] == true)) return json_response(200, inactive);
-    const auto& claims = verified->claims;
+    const nlohmann::json& claims = *verified->claims;
     // A client given audiences (PATCH /admin/clients/{clientId}) learns only
     // of user tokens issued for one of them; the rest are inactive to it
     // (RFC 7662 section 4: the server may limit what a caller is told).

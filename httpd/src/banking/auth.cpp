@@ -1,5 +1,8 @@
 // auth.cpp: the core-banking authentication filter.
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <set>
 #include <cassert>
 
 #include "api_error.hpp"
@@ -75,36 +78,45 @@ std::vector<std::string> strings_of(const nlohmann::json& state, const char* mem
     return values;
 }
 
-// The staff member's revocation state and, read with it from the database
+// The staff member's live session and, read with it from the database
 // (corebank_internal.staff_session), the member's roles as they are now and
 // the permissions those roles hold: a role granted or withdrawn, or a role's
 // permissions amended, acts on the next request, not at the token's renewal.
 // The token's own roles claim is not read. An empty rule.permission is the
-// approvals' check permission, which the database judges.
-void authorize_actor(const nlohmann::json& state, const VerifiedToken& verified, const OperationRule& rule,
+// approvals' check permission, which the database judges. `session` is null
+// when the token's session is not live (revoked, expired, logged out).
+void authorize_actor(const CachedStaff* session, const VerifiedToken& verified, const OperationRule& rule,
                      Caller& caller) {
-    if (!(state.is_object() && state.contains("active") && state["active"] == true) ||
-        json_string(state, "userId") != verified.subject)
+    if (session == nullptr || session->user_id != verified.subject)
         throw core_unauthorized("Staff access token has been revoked");
-    const std::vector<std::string> permissions = strings_of(state, "permissions");
+    const std::vector<std::string>& permissions = session->permissions;
     if (!rule.permission.empty() && std::find(permissions.begin(), permissions.end(), rule.permission) == permissions.end())
         throw ApiError{403, "FORBIDDEN",
                        "This operation needs a staff member whose roles hold the permission " + rule.permission +
                            " (GET /v1/staff/roles lists the roles)"};
     caller.actor_id = verified.subject;
-    caller.actor_roles = strings_of(state, "roles");
+    caller.actor_roles = session->roles;
 }
 
-// The key's answer as the tier judges it, from either path.
+// The database's answer for a staff token (auth_authenticate joined with
+// staff_session) as the session the tier judges: null unless it says active.
+std::optional<CachedStaff> live_session_of(const nlohmann::json& state) {
+    if (!(state.is_object() && state.contains("active") && state["active"] == true)) return std::nullopt;
+    return CachedStaff{json_string(state, "userId"), json_string(state, "sessionId"), json_string(state, "clientId"),
+                       strings_of(state, "roles"), strings_of(state, "permissions")};
+}
+
+// The key's answer as the tier judges it, from either path (the scopes are
+// the cache's or the database answer's, alive for the call).
 struct KeyAnswer {
-    std::string id;
-    std::set<std::string> scopes;
+    const std::string& id;
+    const std::set<std::string>& scopes;
     bool limited = false;
 };
 
 // After the key's answer: scope, then the staff token (its error, then its
 // session state and role), the order of every path.
-Caller judge(const KeyAnswer& key, const StaffToken& staff, const nlohmann::json& staff_state, const OperationRule& rule) {
+Caller judge(const KeyAnswer& key, const StaffToken& staff, const CachedStaff* session, const OperationRule& rule) {
     if (key.limited) {
         ApiError limited = rate_limited("API key rate limit exceeded; retry after the current minute", 60);
         throw limited;
@@ -116,10 +128,10 @@ Caller judge(const KeyAnswer& key, const StaffToken& staff, const nlohmann::json
         throw ApiError{403, "FORBIDDEN", std::string("This API key lacks the '") + scope_name(rule.scope) + "' scope"};
     if (staff.error) throw *staff.error;
     if (staff.verified) {
-        authorize_actor(staff_state, *staff.verified, rule, caller);
+        authorize_actor(session, *staff.verified, rule, caller);
         // The roles the member acts with, if any is in staff_mfa_roles, need
         // a token issued after a second factor (docs/identity.md).
-        if (auto refusal = second_factor_refusal(caller.actor_roles, staff.verified->claims, *staff.mfa_roles))
+        if (auto refusal = second_factor_refusal(caller.actor_roles, *staff.verified->claims, *staff.mfa_roles))
             throw *refusal;
     }
     return caller;
@@ -142,21 +154,19 @@ Caller authorize_in_database(const std::string& key_hash, const StaffToken& staf
             .scalar());
     const nlohmann::json& api_key = found.contains("key") ? found["key"] : found;
     if (!api_key.is_object() || !api_key.contains("id")) throw core_unauthorized("Invalid API key");
-    KeyAnswer key{json_string(api_key, "id"), scopes_of(api_key),
-                  api_key.contains("allowed") && api_key["allowed"] == false};
-    return judge(key, staff, found.contains("staff") ? found["staff"] : nlohmann::json(), rule);
-}
-
-nlohmann::json staff_state_of(const CachedStaff& cached) {
-    return {{"active", true},           {"userId", cached.user_id},   {"sessionId", cached.session_id},
-            {"clientId", cached.client_id}, {"roles", cached.roles}, {"permissions", cached.permissions}};
+    const std::string id = json_string(api_key, "id");
+    const std::set<std::string> scopes = scopes_of(api_key);
+    const KeyAnswer key{id, scopes, api_key.contains("allowed") && api_key["allowed"] == false};
+    const std::optional<CachedStaff> session =
+        live_session_of(found.contains("staff") ? found["staff"] : nlohmann::json());
+    return judge(key, staff, session ? &*session : nullptr, rule);
 }
 
 // What the caches lack, in one round trip (core_authorize_lookup), stored
 // under the generations taken before the call: an eviction that raced the
 // call wins. An unknown key or an inactive session is never cached.
 void fill_from_database(HotPath& hot_path, const std::string& key_hash, const StaffToken& staff, Db& db,
-                        std::optional<CachedKey>& key, std::optional<CachedStaff>& session, nlohmann::json& staff_state) {
+                        std::shared_ptr<const CachedKey>& key, std::shared_ptr<const CachedStaff>& session) {
     const std::uint64_t key_generation = hot_path.keys.generation();
     const std::uint64_t staff_generation = hot_path.staff.generation();
     const bool ask_staff = staff.verified && !session;
@@ -167,20 +177,20 @@ void fill_from_database(HotPath& hot_path, const std::string& key_hash, const St
     if (!key) {
         const nlohmann::json& api_key = found.contains("key") ? found["key"] : nlohmann::json();
         if (!api_key.is_object() || !api_key.contains("id")) throw core_unauthorized("Invalid API key");
-        key = CachedKey{json_string(api_key, "id"), scopes_of(api_key), json_int64(api_key, "rateLimitPerMinute")};
-        if (key->rate_limit_per_minute < 1) throw core_unauthorized("Invalid API key");
-        hot_path.rates.observe(key->id, json_int64(api_key, "windowStartS") / 60, json_int64(api_key, "windowHits"));
-        hot_path.keys.put(core::hex_encode(key_hash), *key, {"api_key:" + key->id}, key_generation);
+        auto answer = std::make_shared<const CachedKey>(
+            CachedKey{json_string(api_key, "id"), scopes_of(api_key), json_int64(api_key, "rateLimitPerMinute")});
+        if (answer->rate_limit_per_minute < 1) throw core_unauthorized("Invalid API key");
+        hot_path.rates.observe(answer->id, json_int64(api_key, "windowStartS") / 60, json_int64(api_key, "windowHits"));
+        hot_path.keys.put(core::hex_encode(key_hash), answer, {"api_key:" + answer->id}, key_generation);
+        key = std::move(answer);
     }
     if (!ask_staff) return;
-    staff_state = found.contains("staff") ? found["staff"] : nlohmann::json();
-    if (!(staff_state.is_object() && staff_state.contains("active") && staff_state["active"] == true)) return;
-    session = CachedStaff{json_string(staff_state, "userId"), json_string(staff_state, "sessionId"),
-                          json_string(staff_state, "clientId"), strings_of(staff_state, "roles"),
-                          strings_of(staff_state, "permissions")};
+    std::optional<CachedStaff> live = live_session_of(found.contains("staff") ? found["staff"] : nlohmann::json());
+    if (!live) return;  // not live: judged as revoked, never cached
+    session = std::make_shared<const CachedStaff>(std::move(*live));
     std::vector<std::string> tags{"session:" + session->session_id, "user:" + session->user_id};
     if (!session->client_id.empty()) tags.push_back("client:" + session->client_id);
-    hot_path.staff.put(staff.verified->jti, *session, std::move(tags), staff_generation);
+    hot_path.staff.put(staff.verified->jti, session, std::move(tags), staff_generation);
 }
 
 // The key and the staff token's session come from the process's caches when
@@ -199,19 +209,16 @@ Caller authorize_caller(const Context& context, const HttpRequest& request, Db& 
     const std::string key_hash = core::sha256(*key_text);
     HotPath* hot_path = context.hot_path.get();
     if (hot_path == nullptr || !hot_path->keys.enabled()) return authorize_in_database(key_hash, staff, db, rule);
-    std::optional<CachedKey> key = hot_path->keys.get(core::hex_encode(key_hash));
-    std::optional<CachedStaff> session;
+    std::shared_ptr<const CachedKey> key = hot_path->keys.get(core::hex_encode(key_hash));
+    std::shared_ptr<const CachedStaff> session;
     if (staff.verified) session = hot_path->staff.get(staff.verified->jti);
-    nlohmann::json staff_state;
-    if (!key || (staff.verified && !session))
-        fill_from_database(*hot_path, key_hash, staff, db, key, session, staff_state);
-    assert(key.has_value());  // fill_from_database answers the key or throws 401
-    if (session) staff_state = staff_state_of(*session);
+    if (!key || (staff.verified && !session)) fill_from_database(*hot_path, key_hash, staff, db, key, session);
+    assert(key != nullptr);  // fill_from_database answers the key or throws 401
     const Admission admission = hot_path->rates.admit(key->id, key->rate_limit_per_minute, wall_now_ms());
     // The table of keys is full (more live keys than entries_max in one
     // minute): this request is counted by the database instead.
     if (admission == Admission::untracked) return authorize_in_database(key_hash, staff, db, rule);
-    return judge(KeyAnswer{key->id, key->scopes, admission == Admission::limited}, staff, staff_state, rule);
+    return judge(KeyAnswer{key->id, key->scopes, admission == Admission::limited}, staff, session.get(), rule);
 }
 
 }  // namespace

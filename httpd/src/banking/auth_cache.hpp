@@ -6,6 +6,10 @@
 // Locking: one mutex guards the map, the generation and the enabled flag.
 // Every method takes it; none calls out while holding it.
 //
+// An answer is stored once as an immutable shared value: a hit hands out a
+// reference (one atomic increment), not a copy of the key's scopes or the
+// member's roles and permissions, on every request of the hot path.
+//
 // The generation closes the race between a worker that read an answer from
 // the database and the eviction of that answer: a worker takes generation()
 // BEFORE its query and put() stores the answer only if no eviction, clear()
@@ -17,8 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -47,22 +51,25 @@ public:
         return enabled_;
     }
 
-    // The live answer for key; nullopt when absent, expired or disabled.
-    std::optional<Value> get(const std::string& key) {
+    // The live answer for key; null when absent, expired or disabled.
+    std::shared_ptr<const Value> get(const std::string& key) {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!enabled_) return std::nullopt;
+        if (!enabled_) return nullptr;
         const auto found = entries_.find(key);
-        if (found == entries_.end()) return std::nullopt;
+        if (found == entries_.end()) return nullptr;
         if (now_ms_() >= found->second.expires_at_ms) {
             entries_.erase(found);
-            return std::nullopt;
+            return nullptr;
         }
+        assert(found->second.value != nullptr);
         return found->second.value;
     }
 
     // Stores an answer read after generation() returned `generation_seen`.
     // False (nothing stored) when something was evicted since, or disabled.
-    bool put(const std::string& key, Value value, std::vector<std::string> tags, std::uint64_t generation_seen) {
+    bool put(const std::string& key, std::shared_ptr<const Value> value, std::vector<std::string> tags,
+             std::uint64_t generation_seen) {
+        assert(value != nullptr);
         std::lock_guard<std::mutex> lock(mutex_);
         if (!enabled_ || generation_seen != generation_) return false;
         const std::int64_t now = now_ms_();
@@ -72,6 +79,10 @@ public:
         entries_[key] = Entry{std::move(value), std::move(tags), now + ttl_ms_};
         assert(entries_.size() <= entries_max_);
         return true;
+    }
+
+    bool put(const std::string& key, Value value, std::vector<std::string> tags, std::uint64_t generation_seen) {
+        return put(key, std::make_shared<const Value>(std::move(value)), std::move(tags), generation_seen);
     }
 
     // Evicts every entry carrying `tag` (e.g. "api_key:<id>"); how many.
@@ -104,7 +115,7 @@ public:
 
 private:
     struct Entry {
-        Value value;
+        std::shared_ptr<const Value> value;  // never null
         std::vector<std::string> tags;
         std::int64_t expires_at_ms;
     };
