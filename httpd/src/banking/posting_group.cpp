@@ -4,6 +4,7 @@
 
 #include <cassert>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -14,11 +15,14 @@
 
 namespace corebank::httpd::core_banking {
 
-static_assert(PostingGroup::group_size_max >= 2, "a group of one is a single call");
+static_assert(PostingGroup::group_size_max >= 2, "a group gathers two or more");
 static_assert(PostingGroup::lanes_min >= 1 && PostingGroup::lanes_min <= PostingGroup::lanes_max);
 static_assert(PostingGroup::lanes_max == core::settings_table::posting_group_lanes.maximum);
 static_assert(core::settings_table::posting_group_lanes.minimum == 0, "0 turns grouping off");
 static_assert(PostingGroup::waiting_max >= PostingGroup::group_size_max, "a full group must be able to queue");
+
+// PostgreSQL's query_canceled: the statement timeout (or a cancel request) ended the call.
+constexpr const char sqlstate_query_canceled[] = "57014";
 
 // One request's place in the engine, on its own thread's stack.
 struct PostingGroup::Member {
@@ -26,10 +30,10 @@ struct PostingGroup::Member {
     // a group in flight. decided: its outcome is set.
     enum class State { queued, leader, taken, decided };
     // answered: `response` is its answer. alone: post it with the single
-    // function. thrown: `error` is what its single call (a group of one)
-    // threw. unavailable, failed: the group call's outcome is unknown;
-    // `message` is the exception's.
-    enum class Outcome { none, answered, alone, thrown, unavailable, failed };
+    // function. cancelled: `error` is its group of one's statement timeout,
+    // which its single call would have answered too. unavailable, failed:
+    // the group call's outcome is unknown; `message` is the exception's.
+    enum class Outcome { none, answered, alone, cancelled, unavailable, failed };
 
     explicit Member(PostingRequest request_) : request(std::move(request_)) {}
 
@@ -40,7 +44,7 @@ struct PostingGroup::Member {
     Outcome outcome = Outcome::none;
     std::optional<std::string> response;
     std::string message;
-    std::exception_ptr error;
+    std::optional<DbError> error;  // cancelled: the group call's
     std::condition_variable wake;
 };
 
@@ -146,19 +150,10 @@ void PostingGroup::run_group(Db& db, const std::vector<Member*>& members) {
         }
     };
     try {
-        if (members.size() == 1) {
-            // A group of one is the single call, unchanged: no group function
-            // round trip when there is nothing to share it with.
-            Member& only = *members.front();
-            try {
-                only.response = calls_.single(db, only.request);
-                only.outcome = Member::Outcome::answered;
-            } catch (...) {
-                only.error = std::current_exception();
-                only.outcome = Member::Outcome::thrown;
-            }
-            return;
-        }
+        // A group of one goes through the group function too: its database
+        // call costs less than the single function's (docs/performance.md,
+        // "Issue 12 on 2026-11-28, fifth session"), and what the group does
+        // not decide (ALONE, a DbError) still posts with the single function.
         std::vector<PostingRequest> requests;
         requests.reserve(members.size());
         for (const Member* member : members) requests.push_back(member->request);
@@ -166,6 +161,14 @@ void PostingGroup::run_group(Db& db, const std::vector<Member*>& members) {
         try {
             answers = calls_.group(db, requests);
         } catch (const DbError& error) {
+            // A group of one that ran out of its statement timeout (waiting
+            // for a lock held elsewhere) has waited all its single call would
+            // have: it answers so (503), rather than wait a second time alone.
+            if (members.size() == 1 && error.sqlstate == sqlstate_query_canceled) {
+                members.front()->error = error;
+                members.front()->outcome = Member::Outcome::cancelled;
+                return;
+            }
             // The call was one transaction and it rolled back: nothing of it
             // was written, so every member posts alone and gets its own answer.
             if (calls_.group_failed) calls_.group_failed(error, members.size());
@@ -235,8 +238,9 @@ std::optional<std::string> PostingGroup::answer(Db& db, Member& self) {
             // On this request's own thread and connection, outside any lane:
             // its answer (response or error) is the single call's.
             return calls_.single(db, self.request);
-        case Member::Outcome::thrown:
-            std::rethrow_exception(self.error);
+        case Member::Outcome::cancelled:
+            assert(self.error.has_value());
+            throw *self.error;
         case Member::Outcome::unavailable:
             throw DbUnavailable(self.message);
         case Member::Outcome::failed:

@@ -19,7 +19,9 @@
 // clients are about to send again). Only one leader gathers at a time: what
 // arrives meanwhile joins its queue even if a lane is free. A request that
 // finds no lane busy and no group just answered leads at once, so a request
-// alone costs what it costs today.
+// alone is never held. It is a group of one: the group function posts it
+// (a cheaper database call than the single function's), and only what the
+// group does not decide goes to the single function.
 //
 // Nothing is kept between groups: a group lives on the stacks of its members'
 // threads, so any number of tier processes still serve one database, and a
@@ -69,7 +71,7 @@ struct PostingGroupCalls {
     // The single function: the request's answer, or the exception its
     // single call raises (DbError, DbUnavailable).
     std::function<std::optional<std::string>(Db&, const PostingRequest&)> single;
-    // The group function on 2 to group_size_max requests: one answer per
+    // The group function on 1 to group_size_max requests: one answer per
     // request, in order. DbError: nothing was written. Any other exception:
     // the outcome is unknown.
     std::function<std::vector<GroupAnswer>(Db&, const std::vector<PostingRequest>&)> group;
@@ -117,8 +119,8 @@ public:
     std::optional<std::string> post(Db& db, PostingRequest request);
 
     int lanes() const { return lanes_; }
-    // For tests: requests queued and not yet taken into a group, and groups
-    // (or single calls made as a group of one) in flight.
+    // For tests: requests queued and not yet taken into a group, and group
+    // calls in flight.
     std::size_t waiting() const;
     int in_flight() const;
 
