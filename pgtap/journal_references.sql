@@ -9,7 +9,7 @@
 -- re-keyed afterwards. Method: throws_ok with the SQLSTATE and message for
 -- each attempt, and counts that show a refused statement wrote nothing.
 BEGIN;
-SELECT plan(26);
+SELECT plan(28);
 \ir helpers/ledger.sql
 
 UPDATE corebank.platform_config SET today_override = '2024-06-15';
@@ -96,6 +96,23 @@ SELECT is((SELECT count(*) FROM corebank.journal_entries), (SELECT entries FROM 
 -- The posting engine's entries pass the same check.
 SELECT lives_ok($$SELECT pg_temp.deposit((SELECT id FROM spare), 700, 'T-2')$$,
                 'a posting through the engine passes the reference check');
+
+-- The engine does not query its own entries' references again: it read and
+-- locked them in the same transaction (EngineCheckedReferences). They exist,
+-- and the promise ends with the engine's statement: a direct INSERT after it,
+-- in the same transaction, is checked again.
+CREATE TEMP TABLE t3 AS SELECT (pg_temp.deposit((SELECT id FROM spare), 300, 'T-3') ->> 'id')::uuid AS id;
+SELECT is((SELECT count(*)::int FROM corebank.journal_entries e
+           JOIN corebank.transactions x ON x.id = e.transaction_id
+           JOIN corebank.gl_accounts g ON g.id = e.gl_account_id AND g.currency = e.currency
+           JOIN corebank.branches b ON b.id = e.branch_id
+           LEFT JOIN corebank.ledger_accounts a
+                  ON a.id = e.ledger_account_id AND a.gl_account_id = e.gl_account_id AND a.currency = e.currency
+           WHERE e.transaction_id = (SELECT id FROM t3) AND (e.ledger_account_id IS NULL OR a.id IS NOT NULL)),
+          2, 'both entries of an engine posting refer to rows that exist');
+SELECT throws_ok(pg_temp.entry(transaction_id => (SELECT id FROM t3), branch_id => gen_random_uuid()), '23503',
+                 'a journal entry refers to a branch that does not exist',
+                 'after an engine posting, a direct INSERT in the same transaction is checked again');
 
 -- The rows entries refer to stay: GL accounts and branches are never
 -- deleted or truncated, and a branch's id never changes.

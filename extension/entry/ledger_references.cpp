@@ -5,7 +5,10 @@
 //                             TABLE AS new_entries FOR EACH STATEMENT: every
 //                             entry's transaction, GL account in the entry's
 //                             currency, branch, and customer account on that
-//                             GL account in that currency exist (23503)
+//                             GL account in that currency exist (23503);
+//                             not queried again for the posting engine's own
+//                             INSERT, whose references it read and locked in
+//                             the same transaction (EngineCheckedReferences)
 //   transaction_references_check
 //                             BEFORE INSERT OR UPDATE OF branch_id,
 //                             reverses_id, reversed_by_id, parked_change_id ON
@@ -42,8 +45,9 @@
 // - no race with the GL-account check: the journal's query takes the
 //   customer accounts FOR KEY SHARE, as the foreign key did, so a concurrent
 //   change of an account's GL account waits for this transaction and then
-//   sees its entries. (The posting engine already holds these rows; taking
-//   them again costs nothing.)
+//   sees its entries. (The posting engine already holds these rows, and for
+//   its own INSERT the query is not run: pg/ledger_common.hpp,
+//   EngineCheckedReferences.)
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -52,6 +56,7 @@
 
 #include "entry/trigger.hpp"
 #include "pg/check.hpp"
+#include "pg/guard.hpp"
 #include "pg/key_probe.hpp"
 #include "pg/ledger_common.hpp"
 #include "pg/spi.hpp"
@@ -113,6 +118,12 @@ constexpr std::array<std::string_view, 1> branch_key = {"id"};
 COREBANK_TRIGGER(journal_references_check) {
     CB_CHECK(trigger::is_insert(trigger) && !TRIGGER_FIRED_FOR_ROW(trigger->tg_event) &&
              trigger->tg_newtable != nullptr);
+    // The posting engine's write statement inserts entries whose references
+    // it read and locked in this transaction (pg/ledger_common.hpp,
+    // EngineCheckedReferences): any other INSERT is checked here.
+    const std::int64_t entries = corebank::pg::pg_guard(
+        [&]() noexcept { return static_cast<std::int64_t>(tuplestore_tuple_count(trigger->tg_newtable)); });
+    if (corebank::pg::ledger::engine_checked_references(entries)) return PointerGetDatum(nullptr);
     spi::connect_with_transition_tables(trigger);  // new_entries
     const std::uint64_t rows = spi::execute_generic(missing_reference_sql, {});
     CB_CHECK(rows <= 1);

@@ -58,14 +58,18 @@ PeriodLock last_locked;     // by lock_open_period
 PeriodLock held_period;     // by an EngineHeldPeriod
 PeriodLock statement_held;  // by hold_open_period_for_statement
 
-// The engine's promise to add one statement's day totals (EngineDayTotals).
-struct DayTotalsPromise {
+// An engine promise about the entries of its one write statement: their day
+// totals are added (EngineDayTotals), their references were read
+// (EngineCheckedReferences).
+struct StatementPromise {
     bool set = false;
     bool used = false;
     TransactionPlace place;
     std::int64_t entries = 0;
 };
-DayTotalsPromise day_totals_promise;
+StatementPromise day_totals_promise;
+// The engine's promise that one statement's references were read (EngineCheckedReferences).
+StatementPromise references_promise;
 
 PeriodLock period_lock_here(const std::string& period) {
     PeriodLock lock;
@@ -106,15 +110,34 @@ EngineDayTotals::EngineDayTotals(std::int64_t entries) {
     CB_CHECK(ledger_guard::writer_active());
     CB_CHECK(!day_totals_promise.set);  // one write at a time
     CB_CHECK(entries >= 1);
-    day_totals_promise = DayTotalsPromise{true, false, TransactionPlace::current(), entries};
+    day_totals_promise = StatementPromise{true, false, TransactionPlace::current(), entries};
 }
 
-EngineDayTotals::~EngineDayTotals() { day_totals_promise = DayTotalsPromise{}; }
+EngineDayTotals::~EngineDayTotals() { day_totals_promise = StatementPromise{}; }
 
 bool EngineDayTotals::used() const { return day_totals_promise.set && day_totals_promise.used; }
 
+EngineCheckedReferences::EngineCheckedReferences(std::int64_t entries) {
+    CB_CHECK(ledger_guard::writer_active());
+    CB_CHECK(!references_promise.set);  // one write at a time
+    CB_CHECK(entries >= 1);
+    references_promise = StatementPromise{true, false, TransactionPlace::current(), entries};
+}
+
+EngineCheckedReferences::~EngineCheckedReferences() { references_promise = StatementPromise{}; }
+
+bool EngineCheckedReferences::used() const { return references_promise.set && references_promise.used; }
+
+bool engine_checked_references(std::int64_t entries) {
+    StatementPromise& promise = references_promise;
+    if (!promise.set || promise.used || !ledger_guard::writer_active() || !promise.place.is_current()) return false;
+    if (promise.entries != entries) return false;  // another INSERT: the trigger checks it
+    promise.used = true;
+    return true;
+}
+
 bool engine_adds_day_totals(std::int64_t entries) {
-    DayTotalsPromise& promise = day_totals_promise;
+    StatementPromise& promise = day_totals_promise;
     if (!promise.set || promise.used || !ledger_guard::writer_active() || !promise.place.is_current()) return false;
     // The engine's statement inserts exactly its entries: any other count is
     // another INSERT, which the trigger must total itself.

@@ -75,6 +75,32 @@ public:
     EngineDayTotals& operator=(const EngineDayTotals&) = delete;
 };
 
+// While the posting engine's write statement inserts entries whose every
+// reference it read in this transaction, it holds one of these naming how
+// many entries that is: journal_references_check then queries nothing for
+// that one INSERT. What the engine read (pg/ledger_posting.hpp, write()): each
+// customer account locked by this transaction (FOR UPDATE or FOR KEY SHARE,
+// as the check's probe would take it) on the entry's GL account and currency,
+// each GL account in the entry's currency, the transaction's branch, and the
+// transactions themselves written by the same statement; GL accounts and
+// branches are never deleted nor re-keyed (referenced_row_guard). Only inside
+// the engine's WriterScope and in the (sub)transaction that made it; used once.
+class EngineCheckedReferences {
+public:
+    explicit EngineCheckedReferences(std::int64_t entries);
+    ~EngineCheckedReferences();
+    // Whether journal_references_check skipped the statement's INSERT.
+    bool used() const;
+    EngineCheckedReferences(const EngineCheckedReferences&) = delete;
+    EngineCheckedReferences& operator=(const EngineCheckedReferences&) = delete;
+};
+
+// Asked by journal_references_check for an INSERT of `entries` rows: true
+// when an EngineCheckedReferences of this (sub)transaction, not yet used,
+// names exactly that many (it is then used); false otherwise, and the
+// trigger checks them.
+bool engine_checked_references(std::int64_t entries);
+
 // Asked by journal_day_totals_add for an INSERT of `entries` rows: true when
 // an EngineDayTotals of this (sub)transaction, not yet used, names exactly
 // that many (it is then used); false otherwise, and the trigger adds them.

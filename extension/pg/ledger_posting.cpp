@@ -6,6 +6,7 @@
 #include "pg/ledger_posting.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "core/crypto.hpp"
@@ -281,6 +282,23 @@ namespace {
 
 // The pieces of write(). All run inside its ledger_guard::WriterScope.
 
+// Whether every line on a customer account names an account this
+// transaction holds locked, on the line's GL account and in its currency:
+// with the GL accounts and branch its callers checked (write()'s contract),
+// every reference of the entries was read, and journal_references_check need
+// not read them again (ledger::EngineCheckedReferences). False for a caller
+// that passes no accounts (the batch of transfers): the trigger checks.
+bool references_read(const std::vector<Line>& lines, const Accounts& accounts) {
+    for (const Line& line : lines) {
+        if (!line.account_id) continue;
+        const auto found = accounts.find(*line.account_id);
+        if (found == accounts.end() || !found->second.locked) return false;
+        // bind_accounts (or the decider, from the same row) made them equal.
+        CB_CHECK(found->second.gl_account_id == line.gl_account_id && found->second.currency == line.currency);
+    }
+    return true;
+}
+
 // The lines' debits and credits per key, in key order, as write_sql takes
 // them (three columns): per GL account, every line (the GL balance stripe
 // and gl_day_totals), or per customer account, the lines that name one
@@ -514,6 +532,7 @@ Accounts lock_accounts(const std::map<std::string, rules::Direction>& directions
         collect_accounts(spi::execute_generic(share_credited_sql, {spi::Arg::uuid_column(one)}), accounts, true);
     }
     lock_debits();
+    for (auto& entry : accounts) entry.second.locked = true;  // every row above was taken FOR UPDATE or KEY SHARE
     add_committed_credits(all, accounts);
     return accounts;
 }
@@ -680,6 +699,8 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
     SideTotals account_totals = side_totals(all_lines, TotalsBy::customer_account);
     const std::size_t account_total_count = account_totals.ids.size();
     const ledger::EngineDayTotals day_totals(static_cast<std::int64_t>(all_lines.size()));
+    std::optional<ledger::EngineCheckedReferences> checked_references;
+    if (references_read(all_lines, accounts)) checked_references.emplace(static_cast<std::int64_t>(all_lines.size()));
     // Generic: with arrays as parameters a custom plan always looks cheaper,
     // and PostgreSQL's plan cache would plan the statement anew every time.
     const std::uint64_t rows = spi::execute_generic(
@@ -715,6 +736,7 @@ void write(const std::vector<Posting>& postings, const ValueDate& dated, const A
     CB_CHECK(spi::get_int(0, 8).value() == static_cast<std::int64_t>(gl_count));
     // The journal's trigger added nothing for these entries: their totals are the statement's.
     CB_CHECK(day_totals.used());
+    CB_CHECK(!checked_references || checked_references->used());
 }
 
 void post(const Header& header, const std::vector<Line>& lines, const Accounts& accounts, GlRule rule) {

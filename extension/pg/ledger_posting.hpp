@@ -76,6 +76,9 @@ struct Account {
     // SHARE because another posting held it (a hot account; section 3 of
     // docs/design/posting-engine.md).
     bool credit_stripe = false;
+    // Locked by this transaction (lock_accounts: FOR UPDATE, or FOR KEY
+    // SHARE when credit_stripe); load_accounts(lines, false) reads unlocked.
+    bool locked = false;
 };
 using Accounts = std::map<std::string, Account>;
 
@@ -159,7 +162,12 @@ void post(const Header& header, const std::vector<Line>& lines, const Accounts& 
 // totals), the balances and credit stripes. Every posting is on
 // dated.value_date; a header with created_at_us posts an existing PENDING
 // transaction (N = 1 only). The lines must be bound and checked; the GL
-// accounts' first postings marked by the caller.
+// accounts' first postings marked by the caller. The caller has read in this
+// transaction each line's GL account in the line's currency and each
+// header's branch (check_gl_accounts and check_branch, or the decider's
+// reads): with `accounts` locked and bound to the lines, the journal's
+// reference check is then not run again for the entries
+// (ledger::EngineCheckedReferences).
 struct Posting {
     Header header;
     std::vector<Line> lines;
