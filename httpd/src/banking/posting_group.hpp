@@ -97,7 +97,9 @@ public:
     // what the tier takes to receive, parse and authorize the requests a
     // finished group's clients send next. Bounded: a request is never held
     // longer than this for a group to fill.
-    static constexpr std::chrono::microseconds gather_window_default{300};
+    // 500 us since a request alone became a group of one (300 before):
+    // docs/performance.md, "Issue 12's goals on 2026-11-28, fifth session".
+    static constexpr std::chrono::microseconds gather_window_default{500};
     static constexpr std::chrono::microseconds gather_window_max{50000};
     // A leader that finds no lane busy gathers too when a group of two or
     // more finished this recently: its members' clients are about to send
