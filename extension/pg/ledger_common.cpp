@@ -68,8 +68,24 @@ struct StatementPromise {
     std::int64_t entries = 0;
 };
 StatementPromise day_totals_promise;
-// The engine's promise that one statement's references were read (EngineCheckedReferences).
 StatementPromise references_promise;
+
+void make_promise(StatementPromise& promise, std::int64_t entries) {
+    CB_CHECK(ledger_guard::writer_active());
+    CB_CHECK(!promise.set);  // one write at a time
+    CB_CHECK(entries >= 1);
+    promise = StatementPromise{true, false, TransactionPlace::current(), entries};
+}
+
+// True (and the promise used) when it is this (sub)transaction's, unused, for
+// exactly `entries` rows: the engine's statement inserts exactly its entries,
+// and any other count is another INSERT, which the trigger handles itself.
+bool take_promise(StatementPromise& promise, std::int64_t entries) {
+    if (!promise.set || promise.used || !ledger_guard::writer_active() || !promise.place.is_current()) return false;
+    if (promise.entries != entries) return false;
+    promise.used = true;
+    return true;
+}
 
 PeriodLock period_lock_here(const std::string& period) {
     PeriodLock lock;
@@ -106,45 +122,21 @@ EngineHeldPeriod::EngineHeldPeriod(const std::string& period) {
 
 EngineHeldPeriod::~EngineHeldPeriod() { held_period = PeriodLock{}; }
 
-EngineDayTotals::EngineDayTotals(std::int64_t entries) {
-    CB_CHECK(ledger_guard::writer_active());
-    CB_CHECK(!day_totals_promise.set);  // one write at a time
-    CB_CHECK(entries >= 1);
-    day_totals_promise = StatementPromise{true, false, TransactionPlace::current(), entries};
-}
+EngineDayTotals::EngineDayTotals(std::int64_t entries) { make_promise(day_totals_promise, entries); }
 
 EngineDayTotals::~EngineDayTotals() { day_totals_promise = StatementPromise{}; }
 
 bool EngineDayTotals::used() const { return day_totals_promise.set && day_totals_promise.used; }
 
-EngineCheckedReferences::EngineCheckedReferences(std::int64_t entries) {
-    CB_CHECK(ledger_guard::writer_active());
-    CB_CHECK(!references_promise.set);  // one write at a time
-    CB_CHECK(entries >= 1);
-    references_promise = StatementPromise{true, false, TransactionPlace::current(), entries};
-}
+EngineCheckedReferences::EngineCheckedReferences(std::int64_t entries) { make_promise(references_promise, entries); }
 
 EngineCheckedReferences::~EngineCheckedReferences() { references_promise = StatementPromise{}; }
 
 bool EngineCheckedReferences::used() const { return references_promise.set && references_promise.used; }
 
-bool engine_checked_references(std::int64_t entries) {
-    StatementPromise& promise = references_promise;
-    if (!promise.set || promise.used || !ledger_guard::writer_active() || !promise.place.is_current()) return false;
-    if (promise.entries != entries) return false;  // another INSERT: the trigger checks it
-    promise.used = true;
-    return true;
-}
+bool engine_checked_references(std::int64_t entries) { return take_promise(references_promise, entries); }
 
-bool engine_adds_day_totals(std::int64_t entries) {
-    StatementPromise& promise = day_totals_promise;
-    if (!promise.set || promise.used || !ledger_guard::writer_active() || !promise.place.is_current()) return false;
-    // The engine's statement inserts exactly its entries: any other count is
-    // another INSERT, which the trigger must total itself.
-    if (promise.entries != entries) return false;
-    promise.used = true;
-    return true;
-}
+bool engine_adds_day_totals(std::int64_t entries) { return take_promise(day_totals_promise, entries); }
 
 void hold_open_period_for_statement(const std::string& period) {
     if (statement_held.here(period) && statement_held.command_id == GetCurrentCommandId(false)) return;

@@ -232,6 +232,15 @@ std::vector<std::string> names(int first, int last) {
     return out;
 }
 
+// r0 takes the one lane and its call is held at the closed gate; r1..r<last>
+// then queue behind it, in that order.
+void r0_holds_the_lane_while_queued(cb::PostingGroup& group, FakeDatabase& fake,
+                                    std::vector<std::unique_ptr<Client>>& clients, int last) {
+    clients.push_back(std::make_unique<Client>(group, "r0"));
+    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
+    queue_clients(group, clients, 1, last);
+}
+
 // Whether one of the group calls took exactly `requests` (calls that ran at
 // once record in an order the test does not fix).
 bool called_with(FakeDatabase& fake, const std::vector<std::string>& requests) {
@@ -414,9 +423,7 @@ TEST(PostingGroup, TheOldestWaitingLeadsAndTakesTheQueueInOrder) {
     fake.gate = std::make_shared<Gate>(false);
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 5);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 5));
     fake.gate->open();
     for (std::size_t n = 0; n < clients.size(); ++n)
         EXPECT_EQ(clients[n]->answer().text.value_or(""), "posted:r" + std::to_string(n));
@@ -434,9 +441,7 @@ TEST(PostingGroup, AGroupTakesAtMost256) {
     fake.gate = std::make_shared<Gate>(false);
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 300);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 300));
     ASSERT_EQ(group.waiting(), 300u);
     fake.gate->open();
     for (std::size_t n = 1; n < clients.size(); ++n)
@@ -463,9 +468,7 @@ TEST(PostingGroup, AnAloneElementPostsOnItsOwnThreadWithItsOwnAnswer) {
     };
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 4);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 4));
     fake.gate->open();
     EXPECT_EQ(clients[0]->answer().text.value_or(""), "single:r0");
     EXPECT_EQ(clients[1]->answer().text.value_or(""), "single:r1");
@@ -492,9 +495,7 @@ TEST(PostingGroup, AGroupCallThatFailsPostsEveryMemberAlone) {
     };
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 4);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 4));
     fake.gate->open();
     for (std::size_t n = 0; n < clients.size(); ++n)
         EXPECT_EQ(clients[n]->answer().text.value_or(""), "single:r" + std::to_string(n));
@@ -517,9 +518,7 @@ TEST(PostingGroup, AGroupOfOneOutOfTimeAnswersSoWithoutWaitingAgain) {
     };
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 2);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 2));
     fake.gate->open();
     EXPECT_EQ(clients[0]->answer().thrown, "DbError 57014");
     EXPECT_EQ(clients[0]->answer().message, "canceling statement due to statement timeout");
@@ -540,9 +539,7 @@ TEST(PostingGroup, AnUnavailableDatabaseFailsEveryMemberAndPostsNothingAgain) {
     };
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 4);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 4));
     fake.gate->open();
     for (std::size_t n = 0; n < clients.size(); ++n) {
         EXPECT_EQ(clients[n]->answer().thrown, "DbUnavailable");
@@ -563,9 +560,7 @@ TEST(PostingGroup, AnAnswerOfTheWrongLengthFailsEveryMemberAndPostsNothingAgain)
     };
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 3);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 3));
     fake.gate->open();
     EXPECT_EQ(clients[0]->answer().thrown, "runtime_error");
     EXPECT_NE(clients[0]->answer().message.find("0 answers for 1 requests"), std::string::npos);
@@ -590,9 +585,7 @@ TEST(PostingGroup, ALeaderWhoseCallFailsStillHandsItsLaneOn) {
     };
     cb::PostingGroup group(1, fake.calls());
     std::vector<std::unique_ptr<Client>> clients;
-    clients.push_back(std::make_unique<Client>(group, "r0"));
-    ASSERT_TRUE(eventually([&] { return fake.in_flight() == 1; }));
-    queue_clients(group, clients, 1, 2);
+    ASSERT_NO_FATAL_FAILURE(r0_holds_the_lane_while_queued(group, fake, clients, 2));
     fake.gate->open();
     EXPECT_EQ(clients[0]->answer().thrown, "DbUnavailable");
     EXPECT_EQ(clients[1]->answer().text.value_or(""), "posted:r1");
