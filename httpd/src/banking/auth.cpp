@@ -1,9 +1,9 @@
 // auth.cpp: the core-banking authentication filter.
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <optional>
 #include <set>
-#include <cassert>
 
 #include "api_error.hpp"
 #include "auth/requests.hpp"
@@ -98,9 +98,13 @@ void authorize_actor(const CachedStaff* session, const VerifiedToken& verified, 
     caller.actor_roles = session->roles;
 }
 
-// The database's answer for a staff token (auth_authenticate joined with
-// staff_session) as the session the tier judges: null unless it says active.
-std::optional<CachedStaff> live_session_of(const nlohmann::json& state) {
+// The database's answer for a staff token (the "staff" member of
+// core_authorize's or core_authorize_lookup's answer: auth_authenticate
+// joined with staff_session) as the session the tier judges: none unless it
+// says active.
+std::optional<CachedStaff> live_session_of(const nlohmann::json& found) {
+    if (!found.contains("staff")) return std::nullopt;
+    const nlohmann::json& state = found["staff"];
     if (!(state.is_object() && state.contains("active") && state["active"] == true)) return std::nullopt;
     return CachedStaff{json_string(state, "userId"), json_string(state, "sessionId"), json_string(state, "clientId"),
                        strings_of(state, "roles"), strings_of(state, "permissions")};
@@ -157,8 +161,7 @@ Caller authorize_in_database(const std::string& key_hash, const StaffToken& staf
     const std::string id = json_string(api_key, "id");
     const std::set<std::string> scopes = scopes_of(api_key);
     const KeyAnswer key{id, scopes, api_key.contains("allowed") && api_key["allowed"] == false};
-    const std::optional<CachedStaff> session =
-        live_session_of(found.contains("staff") ? found["staff"] : nlohmann::json());
+    const std::optional<CachedStaff> session = live_session_of(found);
     return judge(key, staff, session ? &*session : nullptr, rule);
 }
 
@@ -185,7 +188,7 @@ void fill_from_database(HotPath& hot_path, const std::string& key_hash, const St
         key = std::move(answer);
     }
     if (!ask_staff) return;
-    std::optional<CachedStaff> live = live_session_of(found.contains("staff") ? found["staff"] : nlohmann::json());
+    std::optional<CachedStaff> live = live_session_of(found);
     if (!live) return;  // not live: judged as revoked, never cached
     session = std::make_shared<const CachedStaff>(std::move(*live));
     std::vector<std::string> tags{"session:" + session->session_id, "user:" + session->user_id};

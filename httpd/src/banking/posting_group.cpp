@@ -152,7 +152,7 @@ void PostingGroup::run_group(Db& db, const std::vector<Member*>& members) {
     try {
         // A group of one goes through the group function too: its database
         // call costs less than the single function's (docs/performance.md,
-        // "Issue 12 on 2026-11-28, fifth session"), and what the group does
+        // "Issue 12's goals on 2026-11-28, fifth session"), and what the group does
         // not decide (ALONE, a DbError) still posts with the single function.
         std::vector<PostingRequest> requests;
         requests.reserve(members.size());
